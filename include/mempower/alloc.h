@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page allocator.  Pages are named by pfn.  The CPU is an explicit
+ * argument: it picks the per-cpu page lists (pcp) and the local node, the way
+ * smp_processor_id() does in the kernel.  Like a kernel CPU with preemption
+ * disabled, one cpu number must be used by one thread at a time; distinct
+ * cpu numbers may be used concurrently from different threads (the zone lock
+ * is a real lock).
+ */
+#ifndef MEMPOWER_ALLOC_H
+#define MEMPOWER_ALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "gfp.h"
+#include "machine.h"
+
+/* Allocate 2^order pages on @cpu's node (zonelist fallback to others). */
+MPM_API uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
+				 unsigned int order, unsigned int cpu);
+/* Same, but start from @nid's zonelist (alloc_pages_node). */
+MPM_API uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
+				      mpm_gfp_t gfp, unsigned int order,
+				      unsigned int cpu);
+/* Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list). */
+MPM_API void mpm_free_pages(struct mpm_machine *m, uint64_t pfn,
+			    unsigned int order, unsigned int cpu);
+/* Free one page cold (free_hot_cold_page(page, true)). */
+MPM_API void mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
+				unsigned int cpu);
+
+/*
+ * Bulk variants.  Allocation stops at the first failure and returns how many
+ * blocks it got.  The bulk free is release_pages()/free_hot_cold_page_list():
+ * order-0 pages, each freed cold or hot through @cpu's pcp list.
+ */
+MPM_API size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
+				    unsigned int order, unsigned int cpu,
+				    size_t nr, uint64_t *pfns);
+MPM_API void mpm_free_pages_bulk(struct mpm_machine *m, const uint64_t *pfns,
+				 size_t nr, unsigned int order, unsigned int cpu);
+MPM_API void mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns,
+				size_t nr, unsigned int cpu, int cold);
+
+/* Return @cpu's pcp pages to the buddy lists (drain_local_pages). */
+MPM_API void mpm_drain_local_pages(struct mpm_machine *m, unsigned int cpu);
+/* drain_all_pages: caller guarantees no other thread uses any cpu meanwhile. */
+MPM_API void mpm_drain_all_pages(struct mpm_machine *m);
+
+#endif /* MEMPOWER_ALLOC_H */

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Machine topology: nodes -> zones -> memory regions, and the knobs that a
+ * kernel command line or Kconfig would set.  A machine is described by an
+ * mpm_machine_spec (plain data, filled by the caller or by the io layer from
+ * "16G", "2x64G", a preset or a JSON file) and brought to life with
+ * mpm_machine_create(), which leaves it as after boot: every present page
+ * free in the buddy lists.
+ */
+#ifndef MEMPOWER_MACHINE_H
+#define MEMPOWER_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export.h"
+
+#define MPM_PAGE_SHIFT		12
+#define MPM_PAGE_SIZE		(1ul << MPM_PAGE_SHIFT)
+#define MPM_MAX_ORDER		11
+#define MPM_MAX_NUMNODES	64
+#define MPM_MAX_CPUS		1024
+#define MPM_NO_PFN		UINT64_MAX
+
+enum mpm_zone_type {
+	MPM_ZONE_DMA,
+	MPM_ZONE_DMA32,
+	MPM_ZONE_NORMAL,
+	MPM_ZONE_MOVABLE,
+	MPM_NR_ZONE_TYPES
+};
+
+/* Linux 3.12 order (include/linux/mmzone.h, without CMA). */
+enum mpm_migratetype {
+	MPM_MIGRATE_UNMOVABLE,
+	MPM_MIGRATE_RECLAIMABLE,
+	MPM_MIGRATE_MOVABLE,
+	MPM_MIGRATE_PCPTYPES,		/* number of types on the pcp lists */
+	MPM_MIGRATE_RESERVE = MPM_MIGRATE_PCPTYPES,
+	MPM_MIGRATE_ISOLATE,
+	MPM_MIGRATE_TYPES
+};
+
+/* One zone of one node: [start_pfn, end_pfn); holes are given separately. */
+struct mpm_zone_spec {
+	unsigned int node;
+	enum mpm_zone_type type;
+	uint64_t start_pfn;
+	uint64_t end_pfn;
+};
+
+/* A range of pfns without present pages (e820 hole, PCI hole). */
+struct mpm_hole_spec {
+	uint64_t start_pfn;
+	uint64_t end_pfn;
+};
+
+/*
+ * Feature switches.  Every rule of the patchset that changes behaviour is
+ * one bit; a policy is a set of bits.  mainline is the empty set.
+ */
+enum mpm_feature {
+	MPM_FEATURE_NONE = 0,
+};
+
+struct mpm_machine_spec {
+	unsigned int nr_nodes;
+	unsigned int nr_zones;
+	const struct mpm_zone_spec *zones;	/* sorted by node, then pfn */
+	unsigned int nr_holes;
+	const struct mpm_hole_spec *holes;
+	/*
+	 * Node i begins at node_start_pfn[i]; 0 in every entry means "at its
+	 * first zone's start_pfn" (x86: pfn 1 on node 0).
+	 */
+	uint64_t node_start_pfn[MPM_MAX_NUMNODES];
+	unsigned int region_shift;	/* log2(pages per region); 0 = 512 MiB */
+	bool region_absolute;		/* boundaries at k * size, not node start + k * size */
+	unsigned int pageblock_order;	/* 0 = MAX_ORDER - 1 (10) */
+	unsigned int nr_cpus;		/* 0 = 1; CPUs are spread evenly over nodes */
+	unsigned long min_free_kbytes;	/* 0 = the 3.12 formula */
+	unsigned long features;		/* MPM_FEATURE_* bits */
+};
+
+struct mpm_machine;
+
+/*
+ * Build the machine described by @spec.  On failure returns NULL and writes a
+ * one-line reason into @err (if non-NULL).
+ */
+MPM_API struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *spec,
+					       char *err, size_t errlen);
+MPM_API void mpm_machine_destroy(struct mpm_machine *m);
+
+/* Named policies: "mainline" (later: "sorted", "split", "full"). */
+MPM_API int mpm_policy_features(const char *name, unsigned long *features);
+MPM_API const char *mpm_zone_name(enum mpm_zone_type type);
+MPM_API const char *mpm_migratetype_name(int mt);
+
+/* ---- Topology queries (all O(1)) ---- */
+
+struct mpm_zone_info {
+	unsigned int node;
+	enum mpm_zone_type type;
+	const char *name;
+	uint64_t start_pfn;
+	uint64_t spanned;
+	uint64_t present;
+	uint64_t managed;
+	uint64_t free_pages;		/* NR_FREE_PAGES */
+	uint64_t wmark_min, wmark_low, wmark_high;
+	unsigned int nr_regions;
+	unsigned int nr_present_regions;	/* zone regions with present pages */
+	unsigned int free_regions;
+};
+
+struct mpm_region_info {
+	uint64_t start_pfn;
+	uint64_t end_pfn;
+	uint64_t present;
+	uint64_t nr_free;
+};
+
+MPM_API unsigned int mpm_nr_nodes(const struct mpm_machine *m);
+MPM_API unsigned int mpm_nr_cpus(const struct mpm_machine *m);
+MPM_API unsigned int mpm_cpu_to_node(const struct mpm_machine *m, unsigned int cpu);
+/* Zones are numbered machine-wide, node by node, lowest zone first. */
+MPM_API unsigned int mpm_nr_zones(const struct mpm_machine *m);
+MPM_API void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
+			   struct mpm_zone_info *info);
+MPM_API void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
+			     unsigned int rid, struct mpm_region_info *info);
+MPM_API uint64_t mpm_total_pages(const struct mpm_machine *m);	/* present */
+MPM_API uint64_t mpm_region_pages(const struct mpm_machine *m);
+MPM_API unsigned int mpm_pageblock_order(const struct mpm_machine *m);
+MPM_API unsigned long mpm_features(const struct mpm_machine *m);
+MPM_API unsigned long mpm_min_free_kbytes(const struct mpm_machine *m);
+/* Zone regions with present pages, machine-wide, and how many are free. */
+MPM_API unsigned int mpm_regions_total(const struct mpm_machine *m);
+MPM_API unsigned int mpm_free_regions(const struct mpm_machine *m);
+
+/* pfn lookups; return -1 for a pfn outside every zone. */
+MPM_API int mpm_pfn_to_zone(const struct mpm_machine *m, uint64_t pfn);
+MPM_API int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn);
+MPM_API int mpm_pfn_valid(const struct mpm_machine *m, uint64_t pfn);
+
+/* Resident bytes of the allocator's own metadata (page array, bitmaps, ...). */
+MPM_API size_t mpm_metadata_bytes(const struct mpm_machine *m);
+
+#endif /* MEMPOWER_MACHINE_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* mempower: a region-aware page frame allocator (umbrella header). */
+#ifndef MEMPOWER_H
+#define MEMPOWER_H
+
+#define MPM_VERSION_STRING "0.1.0"
+
+#include "export.h"
+#include "gfp.h"
+#include "machine.h"
+#include "alloc.h"
+#include "stats.h"
+#include "check.h"
+
+MPM_API const char *mpm_version(void);
+
+#endif /* MEMPOWER_H */

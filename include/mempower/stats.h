@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counters and kernel-format statistics.  Printers write to a caller's FILE*
+ * in the exact formats of Linux 3.12's /proc/buddyinfo, /proc/pagetypeinfo,
+ * /proc/zoneinfo and /proc/vmstat.
+ */
+#ifndef MEMPOWER_STATS_H
+#define MEMPOWER_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "export.h"
+#include "machine.h"
+
+/* Machine-wide event counters (vm_event_item / allocator decisions). */
+struct mpm_counters {
+	uint64_t allocs;		/* successful allocations (blocks) */
+	uint64_t frees;			/* frees (blocks) */
+	uint64_t pgalloc;		/* pages allocated */
+	uint64_t pgfree;		/* pages freed */
+	uint64_t alloc_failures;
+	uint64_t slowpath;		/* allocations that missed the low watermark pass */
+	uint64_t kswapd_wakeups;
+	uint64_t fallbacks;		/* __rmqueue_fallback successes (mm_page_alloc_extfrag) */
+	uint64_t fragmenting_fallbacks;	/* fallbacks that did not claim the block */
+	uint64_t pageblock_claims;	/* pageblocks whose migratetype changed on fallback */
+	uint64_t reserve_allocs;	/* blocks taken from MIGRATE_RESERVE */
+	uint64_t pcp_refills;		/* rmqueue_bulk calls */
+	uint64_t pcp_drains;		/* free_pcppages_bulk calls */
+	uint64_t buddy_merges;
+	uint64_t buddy_splits;
+};
+
+MPM_API void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c);
+/* Pages sitting on per-cpu lists, machine-wide. */
+MPM_API uint64_t mpm_pcp_pages(const struct mpm_machine *m);
+/* Pages allocated and not yet freed, machine-wide. */
+MPM_API uint64_t mpm_used_pages(const struct mpm_machine *m);
+/* Free pages of migratetype @mt in buddy lists, machine-wide. */
+MPM_API uint64_t mpm_free_pages_mt(const struct mpm_machine *m, int mt);
+/* Pageblocks whose migratetype is @mt, machine-wide. */
+MPM_API uint64_t mpm_pageblocks_mt(const struct mpm_machine *m, int mt);
+
+MPM_API void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out);
+MPM_API void mpm_print_pagetypeinfo(const struct mpm_machine *m, FILE *out);
+MPM_API void mpm_print_zoneinfo(const struct mpm_machine *m, FILE *out);
+MPM_API void mpm_print_vmstat(const struct mpm_machine *m, FILE *out);
+
+#endif /* MEMPOWER_STATS_H */
