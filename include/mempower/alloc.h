@@ -24,11 +24,15 @@ MPM_API uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
 MPM_API uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 				      mpm_gfp_t gfp, unsigned int order,
 				      unsigned int cpu);
-/* Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list). */
-MPM_API void mpm_free_pages(struct mpm_machine *m, uint64_t pfn,
+/*
+ * Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list).
+ * Returns 0, or -1 without touching any state when @pfn is not the head of
+ * an allocated block of that order (the kernel's bad_page()).
+ */
+MPM_API int mpm_free_pages(struct mpm_machine *m, uint64_t pfn,
 			    unsigned int order, unsigned int cpu);
-/* Free one page cold (free_hot_cold_page(page, true)). */
-MPM_API void mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
+/* Free one page cold (free_hot_cold_page(page, true)); 0 or -1 as above. */
+MPM_API int mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
 				unsigned int cpu);
 
 /*
@@ -39,9 +43,9 @@ MPM_API void mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
 MPM_API size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 				    unsigned int order, unsigned int cpu,
 				    size_t nr, uint64_t *pfns);
-MPM_API void mpm_free_pages_bulk(struct mpm_machine *m, const uint64_t *pfns,
+MPM_API int mpm_free_pages_bulk(struct mpm_machine *m, const uint64_t *pfns,
 				 size_t nr, unsigned int order, unsigned int cpu);
-MPM_API void mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns,
+MPM_API int mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns,
 				size_t nr, unsigned int cpu, int cold);
 
 /* Return @cpu's pcp pages to the buddy lists (drain_local_pages). */

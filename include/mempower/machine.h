@@ -93,8 +93,14 @@ MPM_API struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *sp
 					       char *err, size_t errlen);
 MPM_API void mpm_machine_destroy(struct mpm_machine *m);
 
-/* Named policies: "mainline" (later: "sorted", "split", "full"). */
+/*
+ * Named policies.  Returns 0 and the policy's feature bits; -1 for a name
+ * that is no policy; -2 for a policy of a later stage of the design that this
+ * build does not have yet ("sorted", "split", "full" until they land).
+ */
 MPM_API int mpm_policy_features(const char *name, unsigned long *features);
+/* Comma-separated names of the features in @features ("" for mainline). */
+MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);
 MPM_API const char *mpm_migratetype_name(int mt);
 

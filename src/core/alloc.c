@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The allocation and free entry points: __alloc_pages_nodemask with its
+ * fast path (get_page_from_freelist at the low watermark under the fair zone
+ * policy of 3.12.0) and slow path (prepare_slowpath, then the min watermark),
+ * buffered_rmqueue, __free_pages and the bulk variants.
+ *
+ * Not modelled here: direct reclaim, compaction and the OOM killer -- the
+ * library has no pages it could reclaim; the simulator layers them on top.
+ * An allocation that fails the min watermark fails and is counted.
+ */
+#include "mmzone.h"
+
+/* prep_new_page: the head of an allocated block remembers its order. */
+static inline uint64_t prep_new_page(struct mpm_machine *m, uint32_t idx,
+				     unsigned int order)
+{
+	struct mpm_page *page = &m->pages[idx];
+
+	page->flags = PG_alloc;
+	page->order = (uint8_t)order;
+	return idx_to_pfn(m, idx);
+}
+
+static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
+{
+	ADD_ONCE(pcp->ev[PCP_ALLOCS], 1);
+	ADD_ONCE(pcp->ev[PCP_PGALLOC], 1ull << order);
+	ADD_ONCE(pcp->allocated, 1l << order);
+}
+
+/*
+ * buffered_rmqueue: order 0 from the cpu's pcp list, higher orders straight
+ * from the buddy lists under the zone lock.
+ */
+static uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone *z,
+				 unsigned int order, mpm_gfp_t gfp,
+				 int migratetype, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = &z->pageset[cpu];
+	bool cold = gfp & MPM___GFP_COLD;
+	uint32_t idx;
+
+	if (likely(order == 0)) {
+		idx = rmqueue_pcp(m, z, migratetype, cold, cpu);
+		if (unlikely(idx == UINT32_MAX))
+			return MPM_NO_PFN;
+	} else {
+		pthread_mutex_lock(&z->lock);
+		idx = __rmqueue(m, z, order, migratetype);
+		if (idx != UINT32_MAX)
+			ADD_ONCE(z->vm_free_pages, -(1l << order));
+		pthread_mutex_unlock(&z->lock);
+		if (idx == UINT32_MAX)
+			return MPM_NO_PFN;
+	}
+	mod_zone_alloc_batch(z, pcp, -(1l << order));
+	count_alloc(pcp, order);
+	return prep_new_page(m, idx, order);
+}
+
+/*
+ * get_page_from_freelist: walk the zonelist.  In the fast path (low
+ * watermark) 3.12.0's fair zone policy skips every zone whose NR_ALLOC_BATCH
+ * is used up, so allocations are spread over the zones in proportion to
+ * their size -- over *all* zones of the zonelist, remote nodes included,
+ * because zone_reclaim_mode is 0 on machines whose SLIT distances are below
+ * RECLAIM_DISTANCE (30).  That interleaving across nodes was 3.12.0's
+ * behaviour (3.13 reverted its NUMA aspect).  A zone that fails its
+ * watermark is skipped (zone_reclaim_mode 0: no zone reclaim).
+ */
+static uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_gfp_t gfp,
+				       unsigned int order, struct zone **zl,
+				       int alloc_flags, int migratetype,
+				       unsigned int cpu)
+{
+	unsigned int classzone_idx = zl[0]->type;
+
+	for (struct zone **zp = zl; *zp; zp++) {
+		struct zone *z = *zp;
+		uint64_t pfn;
+
+		if (alloc_flags & ALLOC_WMARK_LOW) {
+			if (READ_ONCE(z->vm_alloc_batch) <= 0)
+				continue;
+			if (m->zone_reclaim_mode && z->node != zl[0]->node)
+				continue;
+		}
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+			unsigned long mark = z->watermark[alloc_flags & ALLOC_WMARK_MASK];
+
+			if (!zone_watermark_ok(z, order, mark, classzone_idx,
+					       alloc_flags))
+				continue;
+		}
+		pfn = buffered_rmqueue(m, z, order, gfp, migratetype, cpu);
+		if (pfn != MPM_NO_PFN)
+			return pfn;
+	}
+	return MPM_NO_PFN;
+}
+
+/*
+ * prepare_slowpath: wake kswapd for every zone of the zonelist (counted;
+ * the simulator provides reclaim) and refill the fair-policy batches to
+ * high - low watermark.
+ */
+static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, struct zone **zl)
+{
+	for (struct zone **zp = zl; *zp; zp++) {
+		struct zone *z = *zp;
+
+		if (!(gfp & MPM___GFP_NO_KSWAPD))
+			ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
+		if (m->zone_reclaim_mode && z->node != zl[0]->node)
+			continue;
+		WRITE_ONCE(z->vm_alloc_batch,
+			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
+	}
+}
+
+/*
+ * gfp_to_alloc_flags: min watermark; __GFP_HIGH (== ALLOC_HIGH) and
+ * callers that cannot sleep may dig deeper.
+ */
+static int gfp_to_alloc_flags(mpm_gfp_t gfp)
+{
+	int alloc_flags = ALLOC_WMARK_MIN | ALLOC_CPUSET;
+
+	alloc_flags |= (int)(gfp & MPM___GFP_HIGH);
+	if (!(gfp & MPM___GFP_WAIT)) {
+		if (!(gfp & MPM___GFP_NOMEMALLOC))
+			alloc_flags |= ALLOC_HARDER;
+		alloc_flags &= ~ALLOC_CPUSET;
+	}
+	return alloc_flags;
+}
+
+#define GFP_THISNODE	(MPM___GFP_THISNODE | MPM___GFP_NOWARN | MPM___GFP_NORETRY)
+
+static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
+				     unsigned int order, struct zone **zl,
+				     int migratetype, unsigned int cpu)
+{
+	uint64_t pfn = MPM_NO_PFN;
+
+	ADD_ONCE(zl[0]->ev[ZEV_SLOWPATH], 1);
+	/* GFP_THISNODE callers fall back by themselves: no slow path. */
+	if ((gfp & GFP_THISNODE) != GFP_THISNODE) {
+		prepare_slowpath(m, gfp, zl);
+		pfn = get_page_from_freelist(m, gfp, order, zl,
+					     gfp_to_alloc_flags(gfp), migratetype, cpu);
+	}
+	if (pfn == MPM_NO_PFN)
+		ADD_ONCE(zl[0]->ev[ZEV_ALLOC_FAILURES], 1);
+	return pfn;
+}
+
+uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
+			      mpm_gfp_t gfp, unsigned int order, unsigned int cpu)
+{
+	struct zone **zl;
+	int migratetype;
+	uint64_t pfn;
+
+	if (unlikely(order >= MAX_ORDER || cpu >= m->nr_cpus || nid >= m->nr_nodes))
+		return MPM_NO_PFN;
+	zl = m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+	if (unlikely(!zl[0]))
+		return MPM_NO_PFN;
+	migratetype = allocflags_to_migratetype(m, gfp);
+
+	pfn = get_page_from_freelist(m, gfp, order, zl,
+				     ALLOC_WMARK_LOW | ALLOC_CPUSET,
+				     migratetype, cpu);
+	if (unlikely(pfn == MPM_NO_PFN))
+		pfn = alloc_pages_slowpath(m, gfp, order, zl, migratetype, cpu);
+	return pfn;
+}
+
+uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
+			 unsigned int order, unsigned int cpu)
+{
+	if (unlikely(cpu >= m->nr_cpus))
+		return MPM_NO_PFN;
+	return mpm_alloc_pages_node(m, m->cpu_to_node[cpu], gfp, order, cpu);
+}
+
+size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
+			    unsigned int order, unsigned int cpu, size_t nr,
+			    uint64_t *pfns)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		pfns[i] = mpm_alloc_pages(m, gfp, order, cpu);
+		if (pfns[i] == MPM_NO_PFN)
+			break;
+	}
+	return i;
+}
+
+/*
+ * Look up the head page of an allocated block; NULL (and no state touched)
+ * when @pfn is not one, so that a bad free cannot corrupt the lists.
+ */
+static struct mpm_page *alloc_head(struct mpm_machine *m, uint64_t pfn,
+				   unsigned int order)
+{
+	struct mpm_page *page;
+
+	if (unlikely(!pfn_in_array(m, pfn)))
+		return NULL;
+	page = &m->pages[pfn_to_idx(m, pfn)];
+	if (unlikely(page->flags != PG_alloc || page->order != order))
+		return NULL;
+	return page;
+}
+
+static inline void count_free(struct per_cpu_pages *pcp, unsigned int order)
+{
+	ADD_ONCE(pcp->ev[PCP_FREES], 1);
+	ADD_ONCE(pcp->ev[PCP_PGFREE], 1ull << order);
+	ADD_ONCE(pcp->allocated, -(1l << order));
+}
+
+static int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int order,
+			  unsigned int cpu, bool cold)
+{
+	struct mpm_page *page = alloc_head(m, pfn, order);
+	uint32_t idx = pfn_to_idx(m, pfn);
+	struct zone *z;
+
+	if (unlikely(!page || cpu >= m->nr_cpus))
+		return -1;
+	z = page_zone(m, idx);
+	count_free(&z->pageset[cpu], order);
+	if (likely(order == 0)) {
+		free_hot_cold_page(m, z, idx, cold, cpu);
+	} else {
+		/* __free_pages_ok */
+		int mt = get_pageblock_migratetype(m, z, pfn);
+
+		page->flags = 0;
+		page->freepage_mt = (uint8_t)mt;
+		free_one_page(m, z, idx, order, mt);
+	}
+	return 0;
+}
+
+int mpm_free_pages(struct mpm_machine *m, uint64_t pfn, unsigned int order,
+		   unsigned int cpu)
+{
+	return free_pages_cpu(m, pfn, order, cpu, false);
+}
+
+int mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn, unsigned int cpu)
+{
+	return free_pages_cpu(m, pfn, 0, cpu, true);
+}
+
+int mpm_free_pages_bulk(struct mpm_machine *m, const uint64_t *pfns, size_t nr,
+			unsigned int order, unsigned int cpu)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (free_pages_cpu(m, pfns[i], order, cpu, false))
+			ret = -1;
+	return ret;
+}
+
+/* free_hot_cold_page_list: what release_pages() hands over, page by page. */
+int mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns, size_t nr,
+		       unsigned int cpu, int cold)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (free_pages_cpu(m, pfns[i], 0, cpu, cold))
+			ret = -1;
+	return ret;
+}
+
+void mpm_drain_local_pages(struct mpm_machine *m, unsigned int cpu)
+{
+	if (cpu >= m->nr_cpus)
+		return;
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		drain_zone_pages(m, &m->zones[i], cpu);
+}
+
+void mpm_drain_all_pages(struct mpm_machine *m)
+{
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		mpm_drain_local_pages(m, cpu);
+}

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mpm_check: recount everything from scratch and compare with what the
+ * allocator believes.  It walks every free list and pcp list (links,
+ * membership, order, alignment), then every pfn of every zone (each present
+ * page is covered exactly once by a free block, a pcp page or an allocated
+ * block), and checks buddy merging, per-area, per-zone and per-region
+ * counts, free regions, pageblock migratetypes and watermarks.  It reports
+ * the first broken invariant with its values.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mmzone.h"
+
+struct check {
+	struct mpm_machine *m;
+	char *msg;
+	size_t len;
+	uint64_t *region_free;		/* recount per region of the zone */
+};
+
+__attribute__((format(printf, 3, 4)))
+static int bad(struct check *c, const struct zone *z, const char *fmt, ...)
+{
+	va_list ap;
+	int n = 0;
+
+	if (!c->msg || !c->len)
+		return -1;
+	if (z)
+		n = snprintf(c->msg, c->len, "Node %u zone %s: ", z->node,
+			     mpm_zone_name(z->type));
+	if (n < 0 || (size_t)n >= c->len)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->msg + n, c->len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Walk one list: links consistent, no cycle; calls @fn per entry. */
+static int walk_list(struct check *c, const struct zone *z, uint32_t head,
+		     const char *what, int (*fn)(struct check *, const struct zone *,
+						  uint32_t, void *), void *arg,
+		     uint64_t *count)
+{
+	const struct mpm_page *pg = c->m->pages;
+	uint64_t n = 0;
+
+	for (uint32_t p = pg[head].next, prev = head; p != head; prev = p, p = pg[p].next) {
+		if (p >= c->m->nr_pfns)
+			return bad(c, z, "%s: link to entry %u outside the page array", what, p);
+		if (pg[p].prev != prev)
+			return bad(c, z, "%s: pfn %llu has prev %u, expected %u", what,
+				   (unsigned long long)idx_to_pfn(c->m, p), pg[p].prev, prev);
+		if (++n > c->m->nr_pfns)
+			return bad(c, z, "%s: list does not terminate", what);
+		if (fn(c, z, p, arg))
+			return -1;
+	}
+	*count = n;
+	return 0;
+}
+
+struct free_entry_arg {
+	unsigned int order;
+	int mt;
+};
+
+static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, void *arg)
+{
+	const struct free_entry_arg *a = arg;
+	const struct mpm_page *page = &c->m->pages[p];
+	uint64_t pfn = idx_to_pfn(c->m, p);
+
+	if (page->flags != PG_buddy || page->order != a->order ||
+	    page->freepage_mt != a->mt || page->zone != z->id)
+		return bad(c, z, "pfn %llu on free_list[order %u][%s] has flags %#x order %u mt %u zone %u",
+			   (unsigned long long)pfn, a->order, mpm_migratetype_name(a->mt),
+			   page->flags, page->order, page->freepage_mt, page->zone);
+	if (pfn & ((1ull << a->order) - 1))
+		return bad(c, z, "free block pfn %llu misaligned for order %u",
+			   (unsigned long long)pfn, a->order);
+	if (pfn + (1ull << a->order) > zone_end_pfn(z))
+		return bad(c, z, "free block pfn %llu order %u runs past the zone end %llu",
+			   (unsigned long long)pfn, a->order,
+			   (unsigned long long)zone_end_pfn(z));
+	return 0;
+}
+
+static int check_pcp_entry(struct check *c, const struct zone *z, uint32_t p, void *arg)
+{
+	int list_mt = *(const int *)arg;
+	const struct mpm_page *page = &c->m->pages[p];
+
+	if (page->flags != PG_pcp || page->zone != z->id)
+		return bad(c, z, "pfn %llu on a pcp list has flags %#x zone %u",
+			   (unsigned long long)idx_to_pfn(c->m, p), page->flags, page->zone);
+	if (page->freepage_mt != list_mt &&
+	    !(list_mt == MIGRATE_MOVABLE && page->freepage_mt >= MIGRATE_PCPTYPES))
+		return bad(c, z, "pfn %llu on pcp list %s has freepage migratetype %s",
+			   (unsigned long long)idx_to_pfn(c->m, p),
+			   mpm_migratetype_name(list_mt),
+			   mpm_migratetype_name(page->freepage_mt));
+	return 0;
+}
+
+static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lists,
+		       uint64_t *pcp_pages)
+{
+	uint64_t n;
+
+	*free_lists = 0;
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		uint64_t blocks = 0;
+
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+			struct free_entry_arg a = { o, mt };
+
+			if (walk_list(c, z, z->free_area[o].free_list[mt], "free_list",
+				      check_free_entry, &a, &n))
+				return -1;
+			blocks += n;
+		}
+		if (blocks != z->free_area[o].nr_free)
+			return bad(c, z, "free_area[%u].nr_free is %lu, lists hold %llu blocks",
+				   o, z->free_area[o].nr_free, (unsigned long long)blocks);
+		*free_lists += blocks << o;
+	}
+	*pcp_pages = 0;
+	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++) {
+		const struct per_cpu_pages *pcp = &z->pageset[cpu];
+		uint64_t total = 0;
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			if (walk_list(c, z, pcp->lists[mt], "pcp list", check_pcp_entry,
+				      &mt, &n))
+				return -1;
+			total += n;
+		}
+		if (total != (uint64_t)pcp->count)
+			return bad(c, z, "cpu %u pcp count is %d, lists hold %llu pages",
+				   cpu, pcp->count, (unsigned long long)total);
+		if (pcp->count > pcp->high && pcp->high)
+			return bad(c, z, "cpu %u pcp count %d above high %d", cpu,
+				   pcp->count, pcp->high);
+		*pcp_pages += total;
+	}
+	return 0;
+}
+
+/* Add the pages of a free block to the per-region recount. */
+static void recount_region(struct check *c, const struct zone *z, uint64_t pfn,
+			   unsigned int order)
+{
+	uint64_t end = pfn + (1ull << order);
+
+	while (pfn < end) {
+		unsigned int rid = pfn_zone_region_id(c->m, z, pfn);
+		uint64_t stop = z->regions[rid].end_pfn < end ? z->regions[rid].end_pfn : end;
+
+		c->region_free[rid] += stop - pfn;
+		pfn = stop;
+	}
+}
+
+/* The inner pages of a block are plain present pages of the same zone. */
+static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
+			    unsigned int order, const char *what)
+{
+	for (uint64_t p = pfn + 1; p < pfn + (1ull << order); p++) {
+		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, p)];
+
+		if (page->flags || page->zone != z->id)
+			return bad(c, z, "%s at pfn %llu order %u overlaps pfn %llu (flags %#x)",
+				   what, (unsigned long long)pfn, order,
+				   (unsigned long long)p, page->flags);
+	}
+	return 0;
+}
+
+static int check_buddy_merged(struct check *c, const struct zone *z, uint64_t pfn,
+			      unsigned int order)
+{
+	const struct mpm_page *buddy;
+
+	if (order >= MAX_ORDER - 1)
+		return 0;
+	buddy = &c->m->pages[pfn_to_idx(c->m, pfn ^ (1ull << order))];
+	if ((buddy->flags & PG_buddy) && buddy->order == order && buddy->zone == z->id)
+		return bad(c, z, "free buddies pfn %llu and %llu of order %u left unmerged",
+			   (unsigned long long)pfn,
+			   (unsigned long long)(pfn ^ (1ull << order)), order);
+	return 0;
+}
+
+struct walk_totals {
+	uint64_t free, pcp, alloc, present;
+};
+
+static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *t)
+{
+	uint64_t pfn = z->zone_start_pfn, end = zone_end_pfn(z);
+
+	while (pfn < end) {
+		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, pfn)];
+		unsigned int order = page->order;
+
+		if (page->zone != z->id)
+			return bad(c, z, "pfn %llu has zone %u", (unsigned long long)pfn,
+				   page->zone);
+		switch (page->flags) {
+		case PG_reserved:
+			pfn++;
+			continue;
+		case PG_buddy:
+			if (check_block_body(c, z, pfn, order, "free block") ||
+			    check_buddy_merged(c, z, pfn, order))
+				return -1;
+			recount_region(c, z, pfn, order);
+			t->free += 1ull << order;
+			break;
+		case PG_pcp:
+			order = 0;
+			t->pcp++;
+			break;
+		case PG_alloc:
+			if (pfn & ((1ull << order) - 1) || pfn + (1ull << order) > end)
+				return bad(c, z, "allocated block pfn %llu order %u misplaced",
+					   (unsigned long long)pfn, order);
+			if (check_block_body(c, z, pfn, order, "allocated block"))
+				return -1;
+			t->alloc += 1ull << order;
+			break;
+		default:
+			return bad(c, z, "pfn %llu (flags %#x) is neither free, on a pcp list nor allocated",
+				   (unsigned long long)pfn, page->flags);
+		}
+		t->present += 1ull << order;
+		pfn += 1ull << order;
+	}
+	return 0;
+}
+
+static int check_regions(struct check *c, const struct zone *z)
+{
+	unsigned int free_regions = 0;
+
+	for (unsigned int r = 0; r < z->nr_regions; r++) {
+		const struct zone_mem_region *reg = &z->regions[r];
+
+		if (c->region_free[r] != reg->nr_free)
+			return bad(c, z, "region %u nr_free is %llu, recount %llu", r,
+				   (unsigned long long)reg->nr_free,
+				   (unsigned long long)c->region_free[r]);
+		if (reg->nr_free > reg->present_pages)
+			return bad(c, z, "region %u nr_free %llu exceeds present %llu", r,
+				   (unsigned long long)reg->nr_free,
+				   (unsigned long long)reg->present_pages);
+		free_regions += reg->present_pages && reg->nr_free == reg->present_pages;
+	}
+	if (free_regions != READ_ONCE(((struct zone *)z)->free_regions))
+		return bad(c, z, "free_regions is %u, recount %u",
+			   READ_ONCE(((struct zone *)z)->free_regions), free_regions);
+	return 0;
+}
+
+static int check_pageblocks(struct check *c, const struct zone *z)
+{
+	unsigned long nr = pageblock_nr_pages(c->m);
+	int reserve = 0;
+
+	for (uint64_t pfn = z->pageblock_base_pfn; pfn < zone_end_pfn(z); pfn += nr) {
+		int mt = get_pageblock_migratetype(c->m, z, pfn);
+
+		if (mt >= MIGRATE_TYPES)
+			return bad(c, z, "pageblock at pfn %llu has migratetype %d",
+				   (unsigned long long)pfn, mt);
+		reserve += mt == MIGRATE_RESERVE;
+	}
+	if (reserve > 2)
+		return bad(c, z, "%d MIGRATE_RESERVE pageblocks (at most 2)", reserve);
+	return 0;
+}
+
+static int check_zone(struct check *c, const struct zone *z)
+{
+	struct walk_totals t = { 0 };
+	uint64_t free_lists, pcp_pages;
+	long allocated = 0;
+
+	if (check_lists(c, z, &free_lists, &pcp_pages))
+		return -1;
+	if (walk_pfns(c, z, &t))
+		return -1;
+	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++)
+		allocated += READ_ONCE(((struct zone *)z)->pageset[cpu].allocated);
+	if (t.free != free_lists)
+		return bad(c, z, "free blocks found by pfn walk hold %llu pages, free lists %llu",
+			   (unsigned long long)t.free, (unsigned long long)free_lists);
+	if (t.free != (uint64_t)READ_ONCE(((struct zone *)z)->vm_free_pages))
+		return bad(c, z, "NR_FREE_PAGES is %ld, recount %llu",
+			   READ_ONCE(((struct zone *)z)->vm_free_pages),
+			   (unsigned long long)t.free);
+	if (t.pcp != pcp_pages)
+		return bad(c, z, "pcp pages by pfn walk %llu, on lists %llu",
+			   (unsigned long long)t.pcp, (unsigned long long)pcp_pages);
+	if (t.alloc != (uint64_t)allocated)
+		return bad(c, z, "allocated pages by pfn walk %llu, counters say %ld",
+			   (unsigned long long)t.alloc, allocated);
+	if (t.free + t.pcp + t.alloc != z->managed_pages)
+		return bad(c, z, "free %llu + pcp %llu + allocated %llu != managed %llu",
+			   (unsigned long long)t.free, (unsigned long long)t.pcp,
+			   (unsigned long long)t.alloc, (unsigned long long)z->managed_pages);
+	if (z->watermark[WMARK_MIN] > z->watermark[WMARK_LOW] ||
+	    z->watermark[WMARK_LOW] > z->watermark[WMARK_HIGH])
+		return bad(c, z, "watermarks out of order: %lu %lu %lu",
+			   z->watermark[WMARK_MIN], z->watermark[WMARK_LOW],
+			   z->watermark[WMARK_HIGH]);
+	if (check_regions(c, z))
+		return -1;
+	return check_pageblocks(c, z);
+}
+
+int mpm_check(struct mpm_machine *m, char *msg, size_t len)
+{
+	struct check c = { .m = m, .msg = msg, .len = len };
+	int ret = 0;
+
+	if (msg && len)
+		msg[0] = '\0';
+	for (unsigned int i = 0; i < m->nr_zones && !ret; i++) {
+		struct zone *z = &m->zones[i];
+
+		c.region_free = calloc(z->nr_regions, sizeof(*c.region_free));
+		if (!c.region_free)
+			return bad(&c, z, "out of memory in the checker");
+		pthread_mutex_lock(&z->lock);
+		ret = check_zone(&c, z);
+		pthread_mutex_unlock(&z->lock);
+		free(c.region_free);
+	}
+	return ret;
+}

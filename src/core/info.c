@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Read-only queries of the public API: topology, regions, counters.  They
+ * read counters without the zone locks; values are exact when no allocator
+ * call runs concurrently, and a consistent-enough snapshot otherwise.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mmzone.h"
+
+static const char *const zone_names[MPM_NR_ZONE_TYPES] = {
+	"DMA", "DMA32", "Normal", "Movable"
+};
+
+static const char *const migratetype_names[MIGRATE_TYPES] = {
+	"Unmovable", "Reclaimable", "Movable", "Reserve", "Isolate"
+};
+
+const char *mpm_version(void)
+{
+	return MPM_VERSION_STRING;
+}
+
+const char *mpm_zone_name(enum mpm_zone_type type)
+{
+	return (unsigned int)type < MPM_NR_ZONE_TYPES ? zone_names[type] : "?";
+}
+
+const char *mpm_migratetype_name(int mt)
+{
+	return mt >= 0 && mt < MIGRATE_TYPES ? migratetype_names[mt] : "?";
+}
+
+/* Policies of the design; the later stages arrive with their switches. */
+static const struct {
+	const char *name;
+	bool available;
+	unsigned long features;
+} policies[] = {
+	{ "mainline", true, MPM_FEATURE_NONE },
+	{ "sorted", false, 0 },
+	{ "split", false, 0 },
+	{ "full", false, 0 },
+};
+
+int mpm_policy_features(const char *name, unsigned long *features)
+{
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		if (strcmp(name, policies[i].name))
+			continue;
+		if (!policies[i].available)
+			return -2;
+		*features = policies[i].features;
+		return 0;
+	}
+	return -1;
+}
+
+void mpm_features_string(unsigned long features, char *buf, size_t len)
+{
+	(void)features;	/* no switches exist before stage v2 */
+	if (len)
+		buf[0] = '\0';
+}
+
+unsigned int mpm_nr_nodes(const struct mpm_machine *m) { return m->nr_nodes; }
+unsigned int mpm_nr_cpus(const struct mpm_machine *m) { return m->nr_cpus; }
+unsigned int mpm_nr_zones(const struct mpm_machine *m) { return m->nr_zones; }
+uint64_t mpm_total_pages(const struct mpm_machine *m) { return m->total_present; }
+uint64_t mpm_region_pages(const struct mpm_machine *m) { return 1ull << m->region_shift; }
+unsigned int mpm_pageblock_order(const struct mpm_machine *m) { return m->pageblock_order; }
+unsigned long mpm_features(const struct mpm_machine *m) { return m->features; }
+unsigned long mpm_min_free_kbytes(const struct mpm_machine *m) { return m->min_free_kbytes; }
+unsigned int mpm_regions_total(const struct mpm_machine *m) { return m->regions_total; }
+size_t mpm_metadata_bytes(const struct mpm_machine *m) { return m->metadata_bytes; }
+
+unsigned int mpm_cpu_to_node(const struct mpm_machine *m, unsigned int cpu)
+{
+	return cpu < m->nr_cpus ? m->cpu_to_node[cpu] : 0;
+}
+
+void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
+		   struct mpm_zone_info *info)
+{
+	struct zone *z = &m->zones[zid];
+
+	info->node = z->node;
+	info->type = z->type;
+	info->name = zone_names[z->type];
+	info->start_pfn = z->zone_start_pfn;
+	info->spanned = z->spanned_pages;
+	info->present = z->present_pages;
+	info->managed = z->managed_pages;
+	info->free_pages = (uint64_t)READ_ONCE(z->vm_free_pages);
+	info->wmark_min = z->watermark[WMARK_MIN];
+	info->wmark_low = z->watermark[WMARK_LOW];
+	info->wmark_high = z->watermark[WMARK_HIGH];
+	info->nr_regions = z->nr_regions;
+	info->nr_present_regions = z->nr_present_regions;
+	info->free_regions = READ_ONCE(z->free_regions);
+}
+
+void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
+		     unsigned int rid, struct mpm_region_info *info)
+{
+	const struct zone_mem_region *r = &m->zones[zid].regions[rid];
+
+	info->start_pfn = r->start_pfn;
+	info->end_pfn = r->end_pfn;
+	info->present = r->present_pages;
+	info->nr_free = r->nr_free;
+}
+
+unsigned int mpm_free_regions(const struct mpm_machine *m)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		n += READ_ONCE(m->zones[i].free_regions);
+	return n;
+}
+
+int mpm_pfn_to_zone(const struct mpm_machine *m, uint64_t pfn)
+{
+	if (!pfn_in_array(m, pfn) || m->pages[pfn_to_idx(m, pfn)].zone == NO_ZONE)
+		return -1;
+	return m->pages[pfn_to_idx(m, pfn)].zone;
+}
+
+int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn)
+{
+	int zid = mpm_pfn_to_zone(m, pfn);
+
+	return zid < 0 ? -1 : (int)pfn_zone_region_id(m, &m->zones[zid], pfn);
+}
+
+int mpm_pfn_valid(const struct mpm_machine *m, uint64_t pfn)
+{
+	return mpm_pfn_to_zone(m, pfn) >= 0 &&
+	       !(m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved);
+}
+
+void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		struct zone *z = &m->zones[i];
+
+		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+			struct per_cpu_pages *pcp = &z->pageset[cpu];
+
+			c->allocs += READ_ONCE(pcp->ev[PCP_ALLOCS]);
+			c->frees += READ_ONCE(pcp->ev[PCP_FREES]);
+			c->pgalloc += READ_ONCE(pcp->ev[PCP_PGALLOC]);
+			c->pgfree += READ_ONCE(pcp->ev[PCP_PGFREE]);
+		}
+		c->alloc_failures += READ_ONCE(z->ev[ZEV_ALLOC_FAILURES]);
+		c->slowpath += READ_ONCE(z->ev[ZEV_SLOWPATH]);
+		c->kswapd_wakeups += READ_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS]);
+		c->fallbacks += READ_ONCE(z->ev[ZEV_FALLBACKS]);
+		c->fragmenting_fallbacks += READ_ONCE(z->ev[ZEV_FRAGMENTING]);
+		c->pageblock_claims += READ_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS]);
+		c->reserve_allocs += READ_ONCE(z->ev[ZEV_RESERVE_ALLOCS]);
+		c->pcp_refills += READ_ONCE(z->ev[ZEV_PCP_REFILLS]);
+		c->pcp_drains += READ_ONCE(z->ev[ZEV_PCP_DRAINS]);
+		c->buddy_merges += READ_ONCE(z->ev[ZEV_MERGES]);
+		c->buddy_splits += READ_ONCE(z->ev[ZEV_SPLITS]);
+	}
+}
+
+uint64_t mpm_pcp_pages(const struct mpm_machine *m)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+			n += (uint64_t)m->zones[i].pageset[cpu].count;
+	return n;
+}
+
+uint64_t mpm_used_pages(const struct mpm_machine *m)
+{
+	long n = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+			n += READ_ONCE(m->zones[i].pageset[cpu].allocated);
+	return (uint64_t)n;
+}
+
+uint64_t mpm_free_pages_mt(const struct mpm_machine *m, int mt)
+{
+	uint64_t n = 0;
+
+	if (mt < 0 || mt >= MIGRATE_TYPES)
+		return 0;
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		for (unsigned int o = 0; o < MAX_ORDER; o++) {
+			const struct mpm_page *pg = m->pages;
+			uint32_t head = m->zones[i].free_area[o].free_list[mt];
+
+			for (uint32_t p = pg[head].next; p != head; p = pg[p].next)
+				n += 1ull << o;
+		}
+	return n;
+}
+
+uint64_t mpm_pageblocks_mt(const struct mpm_machine *m, int mt)
+{
+	uint64_t n = 0;
+	unsigned long nr = pageblock_nr_pages(m);
+
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		const struct zone *z = &m->zones[i];
+
+		for (uint64_t pfn = z->pageblock_base_pfn; pfn < zone_end_pfn(z); pfn += nr)
+			n += get_pageblock_migratetype(m, z, pfn) == mt;
+	}
+	return n;
+}

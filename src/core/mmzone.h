@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The allocator's internal data structures, named after include/linux/mmzone.h.
+ * Not part of the public API; shared by the files of src/core and by tests.
+ */
+#ifndef MPM_CORE_MMZONE_H
+#define MPM_CORE_MMZONE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <mempower/mempower.h>
+
+#include "page.h"
+
+#define MAX_ORDER		MPM_MAX_ORDER
+#define MIGRATE_UNMOVABLE	MPM_MIGRATE_UNMOVABLE
+#define MIGRATE_RECLAIMABLE	MPM_MIGRATE_RECLAIMABLE
+#define MIGRATE_MOVABLE		MPM_MIGRATE_MOVABLE
+#define MIGRATE_PCPTYPES	MPM_MIGRATE_PCPTYPES
+#define MIGRATE_RESERVE		MPM_MIGRATE_RESERVE
+#define MIGRATE_ISOLATE		MPM_MIGRATE_ISOLATE
+#define MIGRATE_TYPES		MPM_MIGRATE_TYPES
+#define MAX_NR_ZONES		MPM_NR_ZONE_TYPES
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+/* Watermark indices (enum zone_watermarks). */
+enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+
+/* alloc_flags of get_page_from_freelist(), as in mm/internal.h of 3.12. */
+#define ALLOC_WMARK_MIN		WMARK_MIN
+#define ALLOC_WMARK_LOW		WMARK_LOW
+#define ALLOC_WMARK_HIGH	WMARK_HIGH
+#define ALLOC_NO_WATERMARKS	0x04
+#define ALLOC_WMARK_MASK	(ALLOC_NO_WATERMARKS - 1)
+#define ALLOC_HARDER		0x10
+#define ALLOC_HIGH		0x20
+#define ALLOC_CPUSET		0x40
+
+/*
+ * Relaxed atomics: plain loads and stores on x86, but race-free in the C
+ * memory model, for counters read without the lock that guards writers.
+ */
+#define READ_ONCE(x)		atomic_load_explicit(&(x), memory_order_relaxed)
+#define WRITE_ONCE(x, v)	atomic_store_explicit(&(x), (v), memory_order_relaxed)
+#define ADD_ONCE(x, v)		WRITE_ONCE(x, READ_ONCE(x) + (v))
+
+/* Per-cpu event counters of one zone (vm_event_item subset). */
+enum pcp_event {
+	PCP_ALLOCS,		/* blocks allocated */
+	PCP_FREES,		/* blocks freed */
+	PCP_PGALLOC,		/* pages allocated */
+	PCP_PGFREE,		/* pages freed */
+	NR_PCP_EVENTS
+};
+
+/* struct per_cpu_pages + the vmstat differentials of one cpu in one zone. */
+struct per_cpu_pages {
+	int count;			/* pages on the lists */
+	int high;			/* high watermark: drain when reached */
+	int batch;			/* chunk size for buddy add/remove */
+	uint32_t lists[MIGRATE_PCPTYPES];	/* sentinel index of each list */
+	long alloc_batch_diff;		/* NR_ALLOC_BATCH differential */
+	_Atomic long allocated;		/* pages allocated minus freed via this cpu */
+	_Atomic uint64_t ev[NR_PCP_EVENTS];
+} __attribute__((aligned(64)));
+
+struct free_area {
+	uint32_t free_list[MIGRATE_TYPES];	/* sentinel index of each list */
+	unsigned long nr_free;			/* blocks in all lists */
+};
+
+/* A zone's share of one node memory region (patch 03), with its free pages. */
+struct zone_mem_region {
+	uint64_t start_pfn;
+	uint64_t end_pfn;
+	uint64_t present_pages;
+	uint64_t nr_free;		/* pages free in buddy lists (exact) */
+};
+
+/* Zone-level events counted under zone->lock. */
+enum zone_event {
+	ZEV_FALLBACKS,
+	ZEV_FRAGMENTING,
+	ZEV_PAGEBLOCK_CLAIMS,
+	ZEV_RESERVE_ALLOCS,
+	ZEV_PCP_REFILLS,
+	ZEV_PCP_DRAINS,
+	ZEV_MERGES,
+	ZEV_SPLITS,
+	ZEV_SLOWPATH,
+	ZEV_KSWAPD_WAKEUPS,
+	ZEV_ALLOC_FAILURES,
+	NR_ZONE_EVENTS
+};
+
+struct zone {
+	/* Read on every allocation: watermarks, counters, fair-batch. */
+	unsigned long watermark[NR_WMARK];
+	long lowmem_reserve[MAX_NR_ZONES];
+	_Atomic long vm_free_pages;		/* NR_FREE_PAGES */
+	_Atomic long vm_alloc_batch;		/* NR_ALLOC_BATCH */
+	int stat_threshold;
+	unsigned int node;
+	enum mpm_zone_type type;
+	unsigned int id;			/* machine-wide zone id */
+	struct per_cpu_pages *pageset;		/* [nr_cpus] */
+
+	pthread_mutex_t lock;
+	struct free_area free_area[MAX_ORDER];
+	uint8_t *pageblock_flags;	/* migratetype per pageblock */
+	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
+	int nr_migrate_reserve_block;
+
+	uint64_t zone_start_pfn;
+	uint64_t spanned_pages;
+	uint64_t present_pages;
+	uint64_t managed_pages;
+
+	/* Memory regions (patches 02-04), bookkeeping in every policy. */
+	struct zone_mem_region *regions;
+	unsigned int nr_regions;
+	unsigned int nr_present_regions;
+	unsigned int first_node_region;	/* node region index of regions[0] */
+	uint64_t region_base_pfn;	/* where node region 0 begins */
+	_Atomic unsigned int free_regions;
+
+	_Atomic uint64_t ev[NR_ZONE_EVENTS];
+};
+
+static inline uint64_t zone_end_pfn(const struct zone *z)
+{
+	return z->zone_start_pfn + z->spanned_pages;
+}
+
+static inline bool zone_spans_pfn(const struct zone *z, uint64_t pfn)
+{
+	return z->zone_start_pfn <= pfn && pfn < zone_end_pfn(z);
+}
+
+/* A zonelist: zone pointers, best first, NULL-terminated. */
+struct zonelist {
+	struct zone **zones;
+};
+
+struct pglist_data {
+	unsigned int node_id;
+	uint64_t node_start_pfn;
+	uint64_t node_end_pfn;
+	unsigned int nr_zones;			/* zones of this node */
+	struct zone *node_zones[MAX_NR_ZONES];	/* by type; NULL if absent */
+	/* [0][type]: fallback to other nodes; [1][type]: __GFP_THISNODE */
+	struct zonelist zonelists[2][MAX_NR_ZONES];
+};
+
+struct mpm_machine {
+	struct mpm_page *pages;		/* page array, then list sentinels */
+	uint64_t pfn_base;		/* pfn of pages[0] */
+	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
+	uint64_t nr_entries;		/* pages + sentinels */
+	uint32_t next_sentinel;
+
+	unsigned int nr_nodes;
+	unsigned int nr_cpus;
+	unsigned int nr_zones;
+	unsigned int region_shift;
+	bool region_absolute;
+	unsigned int pageblock_order;
+	bool page_group_by_mobility_disabled;
+	bool zone_reclaim_mode;		/* 0: SLIT distances below RECLAIM_DISTANCE */
+	unsigned long min_free_kbytes;
+	unsigned long features;
+	uint64_t total_present;
+
+	struct pglist_data node_data[MPM_MAX_NUMNODES];
+	struct zone *zones;			/* [nr_zones] machine-wide */
+	unsigned int *cpu_to_node;		/* [nr_cpus] */
+	unsigned int regions_total;
+	size_t metadata_bytes;
+};
+
+/* ---- pfn <-> page <-> zone ---- */
+
+static inline uint32_t pfn_to_idx(const struct mpm_machine *m, uint64_t pfn)
+{
+	return (uint32_t)(pfn - m->pfn_base);
+}
+
+static inline uint64_t idx_to_pfn(const struct mpm_machine *m, uint32_t idx)
+{
+	return m->pfn_base + idx;
+}
+
+static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
+{
+	return pfn >= m->pfn_base && pfn - m->pfn_base < m->nr_pfns;
+}
+
+static inline struct zone *page_zone(const struct mpm_machine *m, uint32_t idx)
+{
+	return &m->zones[m->pages[idx].zone];
+}
+
+static inline unsigned long pageblock_nr_pages(const struct mpm_machine *m)
+{
+	return 1ul << m->pageblock_order;
+}
+
+/* ---- pageblock migratetype (get/set_pageblock_migratetype) ---- */
+
+static inline unsigned long pfn_to_bitidx(const struct mpm_machine *m,
+					  const struct zone *z, uint64_t pfn)
+{
+	return (pfn - z->pageblock_base_pfn) >> m->pageblock_order;
+}
+
+static inline int get_pageblock_migratetype(const struct mpm_machine *m,
+					    const struct zone *z, uint64_t pfn)
+{
+	return z->pageblock_flags[pfn_to_bitidx(m, z, pfn)];
+}
+
+static inline void set_pageblock_migratetype(const struct mpm_machine *m,
+					     struct zone *z, uint64_t pfn, int mt)
+{
+	if (unlikely(m->page_group_by_mobility_disabled))
+		mt = MIGRATE_UNMOVABLE;
+	z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = (uint8_t)mt;
+}
+
+/* ---- zone memory regions (page_zone_region_id, patch 04) ---- */
+
+static inline unsigned int pfn_zone_region_id(const struct mpm_machine *m,
+					      const struct zone *z, uint64_t pfn)
+{
+	return (unsigned int)((pfn - z->region_base_pfn) >> m->region_shift) -
+	       z->first_node_region;
+}
+
+/* Defined across src/core; see the file named in each comment. */
+
+/* region.c */
+void region_add_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
+		     unsigned int order);
+void region_sub_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
+		     unsigned int order);
+
+/* freelist.c */
+void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		     unsigned int order, int mt);
+void add_to_freelist_tail(struct mpm_machine *m, struct zone *z, uint32_t idx,
+			  unsigned int order, int mt);
+void del_from_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		       unsigned int order);
+void move_page_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
+			unsigned int order, int new_mt);
+
+/* page_alloc.c */
+uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,
+		   int migratetype);
+void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		     unsigned int order, int migratetype);
+void free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		   unsigned int order, int migratetype);
+int move_freepages_block(struct mpm_machine *m, struct zone *z, uint64_t pfn,
+			 int migratetype);
+
+/* pcp.c */
+int zone_batchsize(const struct zone *z);
+void setup_zone_pageset(struct mpm_machine *m, struct zone *z);
+uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z, int migratetype,
+		     bool cold, unsigned int cpu);
+void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+			bool cold, unsigned int cpu);
+void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
+
+/* watermark.c */
+void init_per_zone_wmark_min(struct mpm_machine *m);
+bool zone_watermark_ok(const struct zone *z, unsigned int order,
+		       unsigned long mark, unsigned int classzone_idx,
+		       int alloc_flags);
+void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta);
+
+/* reserve.c */
+void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z);
+
+/* zonelist.c */
+void build_all_zonelists(struct mpm_machine *m);
+unsigned int gfp_zone(mpm_gfp_t gfp);
+int allocflags_to_migratetype(const struct mpm_machine *m, mpm_gfp_t gfp);
+
+/* Sentinel allocation for list heads (topology.c). */
+uint32_t alloc_list_head(struct mpm_machine *m);
+
+#endif /* MPM_CORE_MMZONE_H */

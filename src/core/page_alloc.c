@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The buddy allocator proper, rule for rule as mm/page_alloc.c of Linux 3.12:
+ * __rmqueue_smallest, expand, __rmqueue_fallback with fallbacks[] and
+ * try_to_steal_freepages, __rmqueue with MIGRATE_RESERVE as last resort,
+ * __free_one_page with buddy merging and the "next-higher buddy is free: add
+ * to the tail" heuristic, move_freepages(_block).  All of it runs under
+ * zone->lock.
+ */
+#include "mmzone.h"
+
+/*
+ * fallbacks[]: the order in which other migratetypes' free lists are raided
+ * when a type runs dry (3.12, without CMA).  RESERVE ends each row.
+ */
+static const int fallbacks[MIGRATE_TYPES][MIGRATE_TYPES - 1] = {
+	[MIGRATE_UNMOVABLE]   = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE, MIGRATE_RESERVE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE, MIGRATE_RESERVE },
+	[MIGRATE_MOVABLE]     = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE, MIGRATE_RESERVE },
+	[MIGRATE_RESERVE]     = { MIGRATE_RESERVE },	/* never used */
+	[MIGRATE_ISOLATE]     = { MIGRATE_RESERVE },	/* never used */
+};
+
+static inline uint32_t list_first(const struct mpm_machine *m, uint32_t head)
+{
+	return m->pages[head].next;
+}
+
+/*
+ * expand: split a block of order @high down to @low, putting each unused
+ * upper half on the free list of @migratetype, largest first.
+ */
+static void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		   unsigned int low, unsigned int high, int migratetype)
+{
+	uint32_t size = 1u << high;
+
+	while (high > low) {
+		high--;
+		size >>= 1;
+		add_to_freelist(m, z, idx + size, high, migratetype);
+		z->free_area[high].nr_free++;
+		ADD_ONCE(z->ev[ZEV_SPLITS], 1);
+	}
+}
+
+/* Take the first block of the smallest order that fits from one list. */
+static uint32_t __rmqueue_smallest(struct mpm_machine *m, struct zone *z,
+				   unsigned int order, int migratetype)
+{
+	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
+		struct free_area *area = &z->free_area[cur];
+		uint32_t head = area->free_list[migratetype];
+		uint32_t idx;
+
+		if (list_empty(m->pages, head))
+			continue;
+		idx = list_first(m, head);
+		del_from_freelist(m, z, idx, cur);
+		area->nr_free--;
+		expand(m, z, idx, order, cur, migratetype);
+		return idx;
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * move_freepages: move every free block that starts in [start, end] to the
+ * free lists of @migratetype.  Returns the number of pages moved.
+ */
+static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
+			  uint64_t end, int migratetype)
+{
+	int pages_moved = 0;
+
+	for (uint64_t pfn = start; pfn <= end;) {
+		uint32_t idx = pfn_to_idx(m, pfn);
+		const struct mpm_page *page = &m->pages[idx];
+		unsigned int order;
+
+		if (!(page->flags & PG_buddy)) {
+			pfn++;
+			continue;
+		}
+		order = page->order;
+		move_page_freelist(m, z, idx, order, migratetype);
+		pfn += 1ull << order;
+		pages_moved += 1 << order;
+	}
+	return pages_moved;
+}
+
+int move_freepages_block(struct mpm_machine *m, struct zone *z, uint64_t pfn,
+			 int migratetype)
+{
+	uint64_t start = pfn & ~(uint64_t)(pageblock_nr_pages(m) - 1);
+	uint64_t end = start + pageblock_nr_pages(m) - 1;
+
+	/* Do not cross zone boundaries */
+	if (!zone_spans_pfn(z, start))
+		start = pfn;
+	if (!zone_spans_pfn(z, end))
+		return 0;
+	return move_freepages(m, z, start, end, migratetype);
+}
+
+static void change_pageblock_range(struct mpm_machine *m, struct zone *z,
+				   uint64_t pfn, unsigned int start_order,
+				   int migratetype)
+{
+	int nr_pageblocks = 1 << (start_order - m->pageblock_order);
+
+	while (nr_pageblocks--) {
+		if (get_pageblock_migratetype(m, z, pfn) != migratetype)
+			ADD_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS], 1);
+		set_pageblock_migratetype(m, z, pfn, migratetype);
+		pfn += pageblock_nr_pages(m);
+	}
+}
+
+static void claim_pageblock(struct mpm_machine *m, struct zone *z, uint64_t pfn,
+			    int start_type)
+{
+	if (get_pageblock_migratetype(m, z, pfn) != start_type)
+		ADD_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS], 1);
+	set_pageblock_migratetype(m, z, pfn, start_type);
+}
+
+/*
+ * try_to_steal_freepages: when falling back to another type's free list,
+ * decide whether the allocating type takes the pageblock over.  Returns the
+ * migratetype whose free lists receive the split-off remainder.
+ */
+static int try_to_steal_freepages(struct mpm_machine *m, struct zone *z,
+				  uint32_t idx, int start_type, int fallback_type)
+{
+	unsigned int current_order = m->pages[idx].order;
+	uint64_t pfn = idx_to_pfn(m, idx);
+
+	/* Take ownership for orders >= pageblock_order */
+	if (current_order >= m->pageblock_order) {
+		change_pageblock_range(m, z, pfn, current_order, start_type);
+		return start_type;
+	}
+
+	if (current_order >= m->pageblock_order / 2 ||
+	    start_type == MIGRATE_RECLAIMABLE ||
+	    m->page_group_by_mobility_disabled) {
+		int pages = move_freepages_block(m, z, pfn, start_type);
+
+		/* Claim the whole block if over half of it is free */
+		if (pages >= (1 << (m->pageblock_order - 1)) ||
+		    m->page_group_by_mobility_disabled) {
+			claim_pageblock(m, z, pfn, start_type);
+			return start_type;
+		}
+	}
+	return fallback_type;
+}
+
+/* Remove an element from the buddy allocator from the fallback list. */
+static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
+				   unsigned int order, int start_migratetype)
+{
+	/* Find the largest possible block of pages in the other list */
+	for (int cur = MAX_ORDER - 1; cur >= (int)order; cur--) {
+		struct free_area *area = &z->free_area[cur];
+
+		for (int i = 0;; i++) {
+			int mt = fallbacks[start_migratetype][i];
+			uint32_t head, idx;
+			int new_type;
+
+			/* MIGRATE_RESERVE handled later if necessary */
+			if (mt == MIGRATE_RESERVE)
+				break;
+			head = area->free_list[mt];
+			if (list_empty(m->pages, head))
+				continue;
+
+			idx = list_first(m, head);
+			area->nr_free--;
+			new_type = try_to_steal_freepages(m, z, idx,
+							  start_migratetype, mt);
+			/* Remove the page from the freelists */
+			del_from_freelist(m, z, idx, (unsigned int)cur);
+			expand(m, z, idx, order, (unsigned int)cur, new_type);
+
+			ADD_ONCE(z->ev[ZEV_FALLBACKS], 1);
+			if (new_type != start_migratetype)
+				ADD_ONCE(z->ev[ZEV_FRAGMENTING], 1);
+			return idx;
+		}
+	}
+	return UINT32_MAX;
+}
+
+/*
+ * __rmqueue: do the hard work of removing an element from the buddy
+ * allocator.  Call me with the zone->lock already held.
+ */
+uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,
+		   int migratetype)
+{
+	uint32_t idx;
+
+retry_reserve:
+	idx = __rmqueue_smallest(m, z, order, migratetype);
+
+	if (unlikely(idx == UINT32_MAX) && migratetype != MIGRATE_RESERVE) {
+		idx = __rmqueue_fallback(m, z, order, migratetype);
+		/* Use MIGRATE_RESERVE rather than fail an allocation. */
+		if (idx == UINT32_MAX) {
+			migratetype = MIGRATE_RESERVE;
+			goto retry_reserve;
+		}
+	} else if (unlikely(migratetype == MIGRATE_RESERVE) && idx != UINT32_MAX) {
+		ADD_ONCE(z->ev[ZEV_RESERVE_ALLOCS], 1);
+	}
+	return idx;
+}
+
+/* page_is_buddy: @buddy is the free head of an order-@order block of @z. */
+static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone *z,
+				 unsigned int order)
+{
+	return (buddy->flags & PG_buddy) && buddy->order == order &&
+	       buddy->zone == z->id;
+}
+
+/*
+ * __free_one_page: free a block and merge it with its buddies as far as
+ * they are free, then put it on the free list of @migratetype -- at the tail
+ * when the buddy of the next-higher order is free, since the block is then
+ * likely to merge soon and should not be handed out first.
+ */
+void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		     unsigned int order, int migratetype)
+{
+	struct mpm_page *pg = m->pages;
+	uint64_t pfn = idx_to_pfn(m, idx);
+	uint64_t buddy_pfn = pfn;
+
+	while (order < MAX_ORDER - 1) {
+		uint32_t bidx;
+
+		buddy_pfn = pfn ^ (1ull << order);
+		bidx = pfn_to_idx(m, buddy_pfn);
+		if (!page_is_buddy(&pg[bidx], z, order))
+			break;
+		del_from_freelist(m, z, bidx, order);
+		z->free_area[order].nr_free--;
+		ADD_ONCE(z->ev[ZEV_MERGES], 1);
+		pfn &= buddy_pfn;
+		order++;
+	}
+	idx = pfn_to_idx(m, pfn);
+
+	if (order < MAX_ORDER - 2) {
+		uint64_t higher_pfn = pfn & buddy_pfn;
+		uint64_t higher_buddy = higher_pfn ^ (1ull << (order + 1));
+
+		if (page_is_buddy(&pg[pfn_to_idx(m, higher_buddy)], z, order + 1)) {
+			add_to_freelist_tail(m, z, idx, order, migratetype);
+			goto out;
+		}
+	}
+	add_to_freelist(m, z, idx, order, migratetype);
+out:
+	z->free_area[order].nr_free++;
+}
+
+/* free_one_page: one block straight to the buddy lists, under the lock. */
+void free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		   unsigned int order, int migratetype)
+{
+	pthread_mutex_lock(&z->lock);
+	__free_one_page(m, z, idx, order, migratetype);
+	if (likely(migratetype != MIGRATE_ISOLATE))
+		ADD_ONCE(z->vm_free_pages, 1l << order);
+	pthread_mutex_unlock(&z->lock);
+}

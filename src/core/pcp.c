@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Per-cpu page lists, as Linux 3.12 keeps them: one list per pcp migratetype,
+ * refilled from the buddy lists `batch` pages at a time (rmqueue_bulk), and
+ * drained `batch` pages at a time, round-robin over the migratetypes, when
+ * `count` reaches `high` (free_pcppages_bulk).  Only order-0 pages go
+ * through them.  Pages on pcp lists are *not* free: NR_FREE_PAGES and the
+ * per-region nr_free drop when they leave the buddy lists.
+ *
+ * The cpu number is the caller's; one cpu is used by one thread at a time,
+ * so the lists need no lock, just as with interrupts off in the kernel.
+ */
+#include "mmzone.h"
+
+/*
+ * zone_batchsize: about a thousandth of the zone, at most 512 KiB, divided
+ * by 4 and clamped to 2^n - 1 (cache aliasing), as 3.12 computes it.
+ */
+int zone_batchsize(const struct zone *z)
+{
+	long batch = (long)(z->managed_pages / 1024);
+
+	if (batch * (long)MPM_PAGE_SIZE > 512 * 1024)
+		batch = (512 * 1024) / (long)MPM_PAGE_SIZE;
+	batch /= 4;		/* We effectively *= 4 below */
+	if (batch < 1)
+		batch = 1;
+	/* rounddown_pow_of_two(batch + batch / 2) - 1 */
+	batch = batch + batch / 2;
+	while (batch & (batch - 1))
+		batch &= batch - 1;
+	return (int)(batch - 1);
+}
+
+/* setup_pageset + pageset_set_batch: high = 6 * batch, batch >= 1. */
+void setup_zone_pageset(struct mpm_machine *m, struct zone *z)
+{
+	int batch = zone_batchsize(z);
+
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct per_cpu_pages *pcp = &z->pageset[cpu];
+
+		pcp->count = 0;
+		pcp->high = 6 * batch;
+		pcp->batch = batch > 1 ? batch : 1;
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++) {
+			pcp->lists[mt] = alloc_list_head(m);
+			list_init(m->pages, pcp->lists[mt]);
+		}
+	}
+}
+
+/*
+ * rmqueue_bulk: take @count order-0 pages from the buddy allocator under one
+ * lock hold and chain them, in the order taken, after @head.  Each page's
+ * freepage migratetype becomes the requested type.
+ */
+static int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
+			uint32_t head, int migratetype, bool cold)
+{
+	uint32_t pos = head;
+	unsigned int i;
+
+	pthread_mutex_lock(&z->lock);
+	for (i = 0; i < count; i++) {
+		uint32_t idx = __rmqueue(m, z, 0, migratetype);
+		struct mpm_page *page;
+
+		if (unlikely(idx == UINT32_MAX))
+			break;
+		page = &m->pages[idx];
+		page->flags = PG_pcp;
+		page->freepage_mt = (uint8_t)migratetype;
+		if (likely(!cold))
+			list_add(m->pages, idx, pos);
+		else
+			list_add_tail(m->pages, idx, pos);
+		pos = idx;
+	}
+	ADD_ONCE(z->vm_free_pages, -(long)i);
+	ADD_ONCE(z->ev[ZEV_PCP_REFILLS], 1);
+	pthread_mutex_unlock(&z->lock);
+	return (int)i;
+}
+
+/* The order-0 branch of buffered_rmqueue(). */
+uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z, int migratetype,
+		     bool cold, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = &z->pageset[cpu];
+	uint32_t head = pcp->lists[migratetype];
+	uint32_t idx;
+
+	if (list_empty(m->pages, head)) {
+		pcp->count += rmqueue_bulk(m, z, (unsigned int)pcp->batch, head,
+					   migratetype, cold);
+		if (unlikely(list_empty(m->pages, head)))
+			return UINT32_MAX;
+	}
+	idx = cold ? m->pages[head].prev : m->pages[head].next;
+	list_del(m->pages, idx);
+	pcp->count--;
+	return idx;
+}
+
+/*
+ * free_pcppages_bulk: give @count pages back to the buddy lists, taking
+ * from the tails (the coldest pages) of the lists round-robin; a list that
+ * is found empty makes the next non-empty one give more (batch_free).
+ */
+static void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
+			       struct per_cpu_pages *pcp)
+{
+	int migratetype = 0;
+	int batch_free = 0;
+	int to_free = count;
+
+	pthread_mutex_lock(&z->lock);
+	while (to_free) {
+		uint32_t head;
+
+		do {
+			batch_free++;
+			if (++migratetype == MIGRATE_PCPTYPES)
+				migratetype = 0;
+			head = pcp->lists[migratetype];
+		} while (list_empty(m->pages, head));
+
+		/* This is the only non-empty list. Free them all. */
+		if (batch_free == MIGRATE_PCPTYPES)
+			batch_free = to_free;
+
+		do {
+			uint32_t idx = m->pages[head].prev;
+			int mt = m->pages[idx].freepage_mt;
+
+			list_del(m->pages, idx);
+			m->pages[idx].flags = 0;
+			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
+			__free_one_page(m, z, idx, 0, mt);
+			if (likely(mt != MIGRATE_ISOLATE))
+				ADD_ONCE(z->vm_free_pages, 1);
+		} while (--to_free && --batch_free && !list_empty(m->pages, head));
+	}
+	ADD_ONCE(z->ev[ZEV_PCP_DRAINS], 1);
+	pthread_mutex_unlock(&z->lock);
+}
+
+/*
+ * free_hot_cold_page: an order-0 page goes to the pcp list of its pageblock's
+ * migratetype (RESERVE pages to the MOVABLE list, keeping their freepage
+ * type so they find their way home), hot at the head, cold at the tail.
+ */
+void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+			bool cold, unsigned int cpu)
+{
+	struct mpm_page *page = &m->pages[idx];
+	int migratetype = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
+	struct per_cpu_pages *pcp;
+
+	page->freepage_mt = (uint8_t)migratetype;
+	if (migratetype >= MIGRATE_PCPTYPES) {
+		if (unlikely(migratetype == MIGRATE_ISOLATE)) {
+			page->flags = 0;
+			free_one_page(m, z, idx, 0, migratetype);
+			return;
+		}
+		migratetype = MIGRATE_MOVABLE;
+	}
+
+	pcp = &z->pageset[cpu];
+	page->flags = PG_pcp;
+	page->order = 0;
+	if (cold)
+		list_add_tail(m->pages, idx, pcp->lists[migratetype]);
+	else
+		list_add(m->pages, idx, pcp->lists[migratetype]);
+	pcp->count++;
+	if (unlikely(pcp->count >= pcp->high)) {
+		int batch = pcp->batch;
+
+		free_pcppages_bulk(m, z, batch, pcp);
+		pcp->count -= batch;
+	}
+}
+
+/* drain_pages for one zone: everything on @cpu's lists goes back. */
+void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = &z->pageset[cpu];
+
+	if (pcp->count) {
+		free_pcppages_bulk(m, z, pcp->count, pcp);
+		pcp->count = 0;
+	}
+}

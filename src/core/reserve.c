@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/*
+ * MIGRATE_RESERVE pageblocks (setup_zone_migrate_reserve, Linux 3.12): the
+ * first movable pageblocks of a zone, as many as the min watermark covers
+ * in whole pageblocks but at most 2, are set aside as a last resort for
+ * high-order atomic allocations.  Blocks that contain a hole are skipped:
+ * their reserved pages never free.
+ */
+#include "mmzone.h"
+
+static bool pageblock_is_reserved(const struct mpm_machine *m, uint64_t start,
+				  uint64_t end)
+{
+	for (uint64_t pfn = start; pfn < end; pfn++)
+		if (m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved)
+			return true;
+	return false;
+}
+
+void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z)
+{
+	unsigned long nr = pageblock_nr_pages(m);
+	uint64_t end_pfn = zone_end_pfn(z);
+	uint64_t start_pfn = (z->zone_start_pfn + nr - 1) & ~(uint64_t)(nr - 1);
+	int reserve = (int)(((z->watermark[WMARK_MIN] + nr - 1) & ~(nr - 1)) >>
+			    m->pageblock_order);
+	int old_reserve = z->nr_migrate_reserve_block;
+
+	if (reserve > 2)
+		reserve = 2;
+	if (reserve == old_reserve)
+		return;
+	z->nr_migrate_reserve_block = reserve;
+
+	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn += nr) {
+		int mt = get_pageblock_migratetype(m, z, pfn);
+
+		if (reserve > 0) {
+			uint64_t block_end = pfn + nr < end_pfn ? pfn + nr : end_pfn;
+
+			if (pageblock_is_reserved(m, pfn, block_end))
+				continue;
+			if (mt == MIGRATE_RESERVE) {
+				reserve--;
+				continue;
+			}
+			if (mt == MIGRATE_MOVABLE) {
+				set_pageblock_migratetype(m, z, pfn, MIGRATE_RESERVE);
+				move_freepages_block(m, z, pfn, MIGRATE_RESERVE);
+				reserve--;
+				continue;
+			}
+		} else if (!old_reserve) {
+			/* At boot there is nothing to take back. */
+			break;
+		}
+		/* Reserve met: a previously reserved block goes back. */
+		if (mt == MIGRATE_RESERVE) {
+			set_pageblock_migratetype(m, z, pfn, MIGRATE_MOVABLE);
+			move_freepages_block(m, z, pfn, MIGRATE_MOVABLE);
+		}
+	}
+}

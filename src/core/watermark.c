@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Watermarks and the lowmem reserve, as Linux 3.12 sets them up at boot
+ * (init_per_zone_wmark_min -> __setup_per_zone_wmarks,
+ * setup_per_zone_lowmem_reserve) and checks them (__zone_watermark_ok),
+ * plus the vmstat per-cpu threshold and NR_ALLOC_BATCH of the fair zone
+ * allocation policy that 3.12 introduced.
+ */
+#include "mmzone.h"
+
+/* sysctl_lowmem_reserve_ratio: DMA 256, DMA32 256, Normal 32 (x86_64). */
+static const int sysctl_lowmem_reserve_ratio[MAX_NR_ZONES - 1] = { 256, 256, 32 };
+
+static unsigned long int_sqrt(unsigned long x)
+{
+	unsigned long r = 0, bit = 1ul << (sizeof(long) * 8 - 2);
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+static int fls_ul(unsigned long x)
+{
+	return x ? (int)(sizeof(long) * 8) - __builtin_clzl(x) : 0;
+}
+
+/*
+ * nr_free_buffer_pages() at boot: managed pages of the zones a GFP_USER
+ * allocation may use (everything but ZONE_MOVABLE), minus their high
+ * watermarks (still zero when min_free_kbytes is first computed).
+ */
+static unsigned long nr_free_buffer_pages(const struct mpm_machine *m)
+{
+	unsigned long sum = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		const struct zone *z = &m->zones[i];
+
+		if (z->type != MPM_ZONE_MOVABLE && z->managed_pages > z->watermark[WMARK_HIGH])
+			sum += z->managed_pages - z->watermark[WMARK_HIGH];
+	}
+	return sum;
+}
+
+/*
+ * calculate_normal_threshold: how far a per-cpu differential may drift
+ * before it is folded into the zone counter.
+ */
+static int calculate_normal_threshold(const struct mpm_machine *m, const struct zone *z)
+{
+	unsigned long mem = z->managed_pages >> (27 - MPM_PAGE_SHIFT); /* 128 MiB units */
+	int threshold = 2 * fls_ul(m->nr_cpus) * (1 + fls_ul(mem));
+
+	return threshold < 125 ? threshold : 125;
+}
+
+/*
+ * setup_per_zone_lowmem_reserve: each lower zone keeps back, from
+ * allocations whose classzone is j, the managed pages of zones j down to the
+ * zone above it divided by its ratio.  Empty zone types take part with 0
+ * pages, which is why DMA's protection against MOVABLE equals that against
+ * NORMAL on a machine without ZONE_MOVABLE.
+ */
+static void setup_per_zone_lowmem_reserve(struct mpm_machine *m)
+{
+	for (unsigned int n = 0; n < m->nr_nodes; n++) {
+		struct zone *const *zones = m->node_data[n].node_zones;
+
+		for (int j = 0; j < MAX_NR_ZONES; j++) {
+			unsigned long managed = zones[j] ? zones[j]->managed_pages : 0;
+
+			if (zones[j])
+				zones[j]->lowmem_reserve[j] = 0;
+			for (int idx = j - 1; idx >= 0; idx--) {
+				struct zone *lower = zones[idx];
+				int ratio = sysctl_lowmem_reserve_ratio[idx];
+
+				if (!lower)
+					continue;
+				if (ratio < 1)
+					ratio = 1;
+				lower->lowmem_reserve[j] = (long)(managed / (unsigned long)ratio);
+				managed += lower->managed_pages;
+			}
+		}
+	}
+}
+
+/* __setup_per_zone_wmarks: min split over zones by managed pages; low and
+ * high are min + 1/4 and min + 1/2 of the zone's share. */
+static void setup_per_zone_wmarks(struct mpm_machine *m)
+{
+	unsigned long pages_min = m->min_free_kbytes >> (MPM_PAGE_SHIFT - 10);
+	unsigned long lowmem_pages = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		lowmem_pages += m->zones[i].managed_pages;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		struct zone *z = &m->zones[i];
+		unsigned long tmp = lowmem_pages ?
+			(unsigned long)((unsigned __int128)pages_min * z->managed_pages /
+					lowmem_pages) : 0;
+
+		pthread_mutex_lock(&z->lock);
+		z->watermark[WMARK_MIN] = tmp;
+		z->watermark[WMARK_LOW] = tmp + (tmp >> 2);
+		z->watermark[WMARK_HIGH] = tmp + (tmp >> 1);
+		WRITE_ONCE(z->vm_alloc_batch,
+			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
+		setup_zone_migrate_reserve(m, z);
+		pthread_mutex_unlock(&z->lock);
+	}
+}
+
+/*
+ * init_per_zone_wmark_min: min_free_kbytes = sqrt(lowmem_kbytes * 16),
+ * clamped to [128, 65536], unless the machine spec set it.
+ */
+void init_per_zone_wmark_min(struct mpm_machine *m)
+{
+	if (!m->min_free_kbytes) {
+		unsigned long lowmem_kbytes = nr_free_buffer_pages(m) * (MPM_PAGE_SIZE >> 10);
+		unsigned long mfk = int_sqrt(lowmem_kbytes * 16);
+
+		if (mfk < 128)
+			mfk = 128;
+		if (mfk > 65536)
+			mfk = 65536;
+		m->min_free_kbytes = mfk;
+	}
+	setup_per_zone_wmarks(m);
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		m->zones[i].stat_threshold = calculate_normal_threshold(m, &m->zones[i]);
+	setup_per_zone_lowmem_reserve(m);
+}
+
+/*
+ * __zone_watermark_ok: enough free pages above @mark plus the lowmem reserve
+ * for @classzone_idx, and at each lower order enough left once the pages of
+ * that order are discounted (each step halves the requirement).
+ */
+bool zone_watermark_ok(const struct zone *z, unsigned int order,
+		       unsigned long mark, unsigned int classzone_idx,
+		       int alloc_flags)
+{
+	long free_pages = READ_ONCE(((struct zone *)z)->vm_free_pages);
+	long min = (long)mark;
+	long lowmem_reserve = z->lowmem_reserve[classzone_idx];
+
+	free_pages -= (1l << order) - 1;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
+	if (free_pages <= min + lowmem_reserve)
+		return false;
+	for (unsigned int o = 0; o < order; o++) {
+		/* At the next order, this order's pages become unavailable */
+		free_pages -= (long)(z->free_area[o].nr_free << o);
+		/* Require fewer higher order pages to be free */
+		min >>= 1;
+		if (free_pages <= min)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * __mod_zone_page_state(zone, NR_ALLOC_BATCH, delta): accumulate in the
+ * cpu's differential and fold into the zone once past the threshold.
+ */
+void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
+{
+	long x = pcp->alloc_batch_diff + delta;
+
+	if (unlikely(x > z->stat_threshold || x < -z->stat_threshold)) {
+		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
+		x = 0;
+	}
+	pcp->alloc_batch_diff = x;
+}

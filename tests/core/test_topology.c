@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/* Topology: zones, holes, memory regions (patch 03), the cover-letter
+ * machine's published layout, boot state, pcp sizing and watermarks. */
+#include "machines.h"
+#include "mmzone.h"
+
+static void test_sandybridge_regions(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct mpm_zone_info zi;
+	struct mpm_region_info ri;
+
+	tm_sandybridge(&t);
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_nr_zones(m), 4);
+
+	/* Node 0 ZONE_NORMAL as the v4 results mail reports it. */
+	mpm_zone_info(m, 2, &zi);
+	CHECK_EQ_U(zi.node, 0);
+	CHECK_EQ_U(zi.spanned, 16252928);
+	CHECK_EQ_U(zi.present, 16252928);
+	CHECK_EQ_U(zi.nr_regions, 125);
+	mpm_region_info(m, 2, 0, &ri);
+	CHECK_EQ_U(ri.present, 1);
+	for (unsigned int r = 1; r <= 123; r++) {
+		mpm_region_info(m, 2, r, &ri);
+		CHECK_EQ_U(ri.present, 131072);
+	}
+	mpm_region_info(m, 2, 124, &ri);
+	CHECK_EQ_U(ri.present, 131071);
+
+	/* Node 1 starts on a region boundary of its own: 128 whole regions. */
+	mpm_zone_info(m, 3, &zi);
+	CHECK_EQ_U(zi.nr_regions, 128);
+	/* DMA: pfn 0 absent, 640K-1M hole; DMA32: 2 GiB MMIO hole. */
+	mpm_zone_info(m, 0, &zi);
+	CHECK_EQ_U(zi.spanned, 4095);
+	CHECK_EQ_U(zi.present, 3998);
+	mpm_zone_info(m, 1, &zi);
+	CHECK_EQ_U(zi.present, 0x80000 - 4096);
+	CHECK_EQ_U(zi.nr_regions, 8);
+
+	/* After boot every present page is free and every region is free. */
+	CHECK_EQ_U(mpm_free_regions(m), mpm_regions_total(m));
+	CHECK_EQ_U(mpm_used_pages(m), 0);
+	CHECK_EQ_U(mpm_pcp_pages(m), 0);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_region_lookup(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	tm_sandybridge(&t);
+	t.spec.region_shift = 12;	/* 16 MiB: many regions, cheap brute force */
+	m = tm_create(&t);
+	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, zid, &zi);
+		for (unsigned int r = 0; r < zi.nr_regions; r++) {
+			struct mpm_region_info ri;
+
+			mpm_region_info(m, zid, r, &ri);
+			CHECK(mpm_pfn_to_region(m, ri.start_pfn) == (int)r);
+			CHECK(mpm_pfn_to_region(m, ri.end_pfn - 1) == (int)r);
+			CHECK(mpm_pfn_to_zone(m, ri.start_pfn) == (int)zid);
+			/* node-relative: boundaries at node start + k * 2^12 */
+			if (r)
+				CHECK_EQ_U((ri.start_pfn - (zi.node ? 0x1080000 : 1)) & 4095, 0);
+		}
+	}
+	CHECK(mpm_pfn_to_zone(m, 0) == -1);
+	CHECK(mpm_pfn_valid(m, 0x9f) == 0);
+	CHECK(mpm_pfn_valid(m, 0x100) == 1);
+	mpm_machine_destroy(m);
+
+	t.spec.region_absolute = true;
+	m = tm_create(&t);
+	{
+		struct mpm_region_info ri;
+
+		mpm_region_info(m, 2, 1, &ri);
+		CHECK_EQ_U(ri.start_pfn & 4095, 0);
+	}
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_boot_pageblocks_and_pcp(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct zone *dma, *normal;
+
+	tm_sandybridge(&t);
+	m = tm_create(&t);
+	dma = &m->zones[0];
+	normal = &m->zones[2];
+	/* memmap_init_zone: DMA's first block begins at pfn 0, outside the zone */
+	CHECK(get_pageblock_migratetype(m, dma, 1) == MIGRATE_UNMOVABLE);
+	CHECK(get_pageblock_migratetype(m, dma, 1024) != MIGRATE_UNMOVABLE);
+	/* zone_batchsize: 31 / 186 for big zones, 1 / 0 for DMA */
+	CHECK_EQ_U(normal->pageset[0].batch, 31);
+	CHECK_EQ_U(normal->pageset[0].high, 186);
+	CHECK_EQ_U(dma->pageset[3].batch, 1);
+	CHECK_EQ_U(dma->pageset[3].high, 0);
+	/* min_free_kbytes = int_sqrt(lowmem_kbytes * 16) = 45248 for 127.9 GiB */
+	{
+		uint64_t kb = mpm_total_pages(m) * 4, r = 0;
+
+		while ((r + 1) * (r + 1) <= kb * 16)
+			r++;
+		CHECK_EQ_U(mpm_min_free_kbytes(m), r);
+	}
+	/* min wmark in whole pageblocks, at most 2: DMA 1, DMA32 1, Normal 2 */
+	CHECK_EQ_U(normal->nr_migrate_reserve_block, 2);
+	CHECK_EQ_U(m->zones[1].nr_migrate_reserve_block, 1);
+	CHECK_EQ_U(mpm_pageblocks_mt(m, MIGRATE_RESERVE), 1 + 1 + 2 + 2);
+	/* protection: DMA against MOVABLE equals against NORMAL (no Movable zone) */
+	CHECK_EQ_U(dma->lowmem_reserve[MPM_ZONE_DMA32], 520192 / 256);
+	CHECK_EQ_U(dma->lowmem_reserve[MPM_ZONE_NORMAL], (16252928 + 520192) / 256);
+	CHECK_EQ_U(dma->lowmem_reserve[MPM_ZONE_MOVABLE], (16252928 + 520192) / 256);
+	/* lowmem_reserve protects DMA32 from Normal-class allocations */
+	CHECK(m->zones[1].lowmem_reserve[MPM_ZONE_NORMAL] ==
+	      (long)(normal->managed_pages / 256));
+	mpm_machine_destroy(m);
+}
+
+static void test_bad_specs(void)
+{
+	struct test_machine t;
+	char err[256];
+
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.region_shift = 5;	/* smaller than a pageblock */
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "smaller than a pageblock") != NULL);
+
+	tm_sandybridge(&t);
+	t.zones[1].start_pfn = 100;	/* overlaps DMA */
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "overlaps") != NULL);
+
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.nr_nodes = 0;
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.pageblock_order = 11;
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+}
+
+int main(void)
+{
+	test_sandybridge_regions();
+	test_region_lookup();
+	test_boot_pageblocks_and_pcp();
+	test_bad_specs();
+	return t_report("core/topology");
+}
