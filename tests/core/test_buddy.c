@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Scenario tests, one per rule of the 3.12 buddy allocator: expand order,
+ * merging, the tail heuristic, pcp refill order and drain, each fallback and
+ * pageblock-claiming rule, MIGRATE_RESERVE as last resort, watermarks and
+ * the lowmem reserve, the fair zone policy, and bad frees.
+ */
+#include "machines.h"
+#include "mmzone.h"
+
+#define MOVABLE MPM_GFP_HIGHUSER_MOVABLE
+#define UNMOVABLE MPM_GFP_KERNEL
+#define RECLAIMABLE MPM_GFP_TEMPORARY
+
+static unsigned long nr_free_area(struct mpm_machine *m, unsigned int zid, unsigned int o)
+{
+	return m->zones[zid].free_area[o].nr_free;
+}
+
+static uint64_t list_pfn_at(struct mpm_machine *m, uint32_t head, unsigned int n)
+{
+	uint32_t p = m->pages[head].next;
+
+	while (n-- && p != head)
+		p = m->pages[p].next;
+	return p == head ? MPM_NO_PFN : idx_to_pfn(m, p);
+}
+
+static uint64_t mpm_zone_info_free(struct mpm_machine *m)
+{
+	struct mpm_zone_info zi;
+
+	mpm_zone_info(m, 0, &zi);
+	return zi.free_pages;
+}
+
+static uint64_t free_pages_on(struct mpm_machine *m, unsigned int zid, int mt)
+{
+	uint64_t n = 0;
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		uint32_t head = m->zones[zid].free_area[o].free_list[mt];
+
+		for (uint32_t p = m->pages[head].next; p != head; p = m->pages[p].next)
+			n += 1ull << o;
+	}
+	return n;
+}
+
+/*
+ * A flat zone with zero watermarks (min_free_kbytes 3 -> 0 pages): no
+ * reserve.  At least 5120 pages, or 3.12 disables grouping by mobility.
+ */
+static struct mpm_machine *flat(struct test_machine *t, uint64_t pages)
+{
+	tm_flat(t, 0, pages, 2);
+	t->spec.min_free_kbytes = 3;
+	return tm_create(t);
+}
+
+static void test_expand_and_merge(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 8192);
+	uint64_t pfn = mpm_alloc_pages(m, MOVABLE, 1, 0);
+
+	/* the highest order-10 block (freed last at boot, LIFO) is split:
+	 * its first two pages go out, halves of 2..512 pages stay free */
+	CHECK_EQ_U(pfn, 7168);
+	CHECK_EQ_U(nr_free_area(m, 0, 10), 7);
+	for (unsigned int o = 1; o <= 9; o++)
+		CHECK_EQ_U(nr_free_area(m, 0, o), 1);
+	CHECK_EQ_U(list_pfn_at(m, m->zones[0].free_area[9].free_list[MIGRATE_MOVABLE], 0),
+		   7168 + 512);
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_free_pages(m, pfn, 1, 0) == 0);
+	CHECK_EQ_U(nr_free_area(m, 0, 10), 8);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * Allocate every page.  The watermark is checked before the pcp list is
+ * looked at, so pages left on the list when free memory hits the watermark
+ * need a drain and another round.
+ */
+static uint64_t alloc_all_order0(struct mpm_machine *m)
+{
+	uint64_t n = 0, got;
+
+	do {
+		for (got = 0; mpm_alloc_pages(m, MOVABLE, 0, 0) != MPM_NO_PFN; got++)
+			;
+		mpm_drain_all_pages(m);
+		n += got;
+	} while (got);
+	return n;
+}
+
+/* Free one order-0 page all the way into the buddy lists. */
+static void free_to_buddy(struct mpm_machine *m, uint64_t pfn)
+{
+	CHECK(mpm_free_pages(m, pfn, 0, 0) == 0);
+	mpm_drain_local_pages(m, 0);
+}
+
+static void test_tail_heuristic(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 8192);
+	uint32_t head;
+
+	CHECK_EQ_U(alloc_all_order0(m), 8192);
+	free_to_buddy(m, 0);	/* buddy 1 busy, order-1 buddy 2 busy: head */
+	free_to_buddy(m, 18);
+	free_to_buddy(m, 19);	/* merges: 18/order 1 */
+	free_to_buddy(m, 16);	/* buddy 17 busy, order-1 buddy 18 free: tail */
+	head = m->zones[0].free_area[0].free_list[MIGRATE_MOVABLE];
+	CHECK_EQ_U(list_pfn_at(m, head, 0), 0);
+	CHECK_EQ_U(list_pfn_at(m, head, 1), 16);
+	free_to_buddy(m, 20);	/* nothing free nearby: head */
+	CHECK_EQ_U(list_pfn_at(m, head, 0), 20);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_pcp_refill_and_drain(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 131072);
+	struct per_cpu_pages *pcp = &m->zones[0].pageset[0];
+	uint64_t first = mpm_alloc_pages(m, MOVABLE, 0, 0), pfns[200], batch[31];
+
+	/* rmqueue_bulk took 31 pages in physical order from the highest block
+	 * (boot frees low to high, LIFO), the head page went out */
+	CHECK_EQ_U(pcp->batch, 31);
+	CHECK_EQ_U(first, 131072 - 1024);
+	CHECK_EQ_U(pcp->count, 30);
+	for (int i = 1; i < 31; i++) {
+		batch[i] = mpm_alloc_pages(m, MOVABLE, 0, 0);
+		CHECK_EQ_U(batch[i], first + (uint64_t)i);
+	}
+	CHECK_EQ_U(pcp->count, 0);
+	CHECK_EQ_U(mpm_zone_info_free(m), 131072 - 31);
+	/* freeing: hot pages go to the head, the 186th free drains a batch */
+	pfns[0] = first;
+	for (int i = 1; i < 186; i++)
+		pfns[i] = mpm_alloc_pages(m, MOVABLE, 0, 0);
+	CHECK(tm_check(m) == 0);
+	{
+		int expected = pcp->count, drains = 0;
+
+		for (int i = 0; i < 186; i++) {
+			mpm_free_pages(m, pfns[i], 0, 0);
+			if (++expected >= 186) {
+				expected -= 31;
+				drains++;
+			}
+			CHECK_EQ_U(pcp->count, expected);
+		}
+		CHECK(drains == 1);
+	}
+	CHECK(tm_check(m) == 0);
+	for (int i = 1; i < 31; i++)
+		mpm_free_pages(m, batch[i], 0, 1);	/* freed on another cpu */
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(pcp->count, 0);
+	CHECK_EQ_U(nr_free_area(m, 0, 10), 128);	/* everything merged back */
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * Fragment a 512 MiB zone: every page allocated movable, then every
+ * @stride-th page freed, all pcp lists drained.  Only order-0 free blocks
+ * remain, all on the MOVABLE lists.
+ */
+static struct mpm_machine *fragmented(struct test_machine *t, unsigned int stride)
+{
+	struct mpm_machine *m = flat(t, 131072);
+
+	CHECK_EQ_U(alloc_all_order0(m), 131072);
+	for (uint64_t pfn = 0; pfn < 131072; pfn += stride)
+		mpm_free_pages(m, pfn, 0, 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(nr_free_area(m, 0, 0), 131072 / stride);
+	return m;
+}
+
+static void test_fallback_claims_whole_block(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_counters c;
+	uint64_t pfn = mpm_alloc_pages(m, UNMOVABLE, 0, 0);
+
+	/* order 10 >= pageblock_order: the unmovable request owns the block */
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 1);
+	CHECK_EQ_U(c.pageblock_claims, 1);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_UNMOVABLE);
+	/* the rest of the batch came from the now-unmovable remainder */
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), 1024 - 31);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_fallback_small_unmovable_loans(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = fragmented(&t, 2);
+	struct mpm_counters c;
+	uint64_t pfn = mpm_alloc_pages(m, UNMOVABLE, 0, 0);
+
+	/* order 0 < pageblock_order / 2 and not RECLAIMABLE: no move, no claim */
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 31);
+	CHECK_EQ_U(c.fragmenting_fallbacks, 31);
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), 0);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_fallback_reclaimable_moves_and_claims(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = fragmented(&t, 2);
+	struct mpm_counters c;
+	uint64_t pfn = mpm_alloc_pages(m, RECLAIMABLE, 0, 0);
+
+	/* RECLAIMABLE always moves the block's free pages; 512 of 1024 free
+	 * is "over half" by 3.12's >= test, so it claims the block */
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 1);
+	CHECK_EQ_U(c.pageblock_claims, 1);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_RECLAIMABLE);
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_RECLAIMABLE), 512 - 31);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+
+	/* a quarter free: the pages move but the block is not claimed */
+	m = fragmented(&t, 4);
+	pfn = mpm_alloc_pages(m, RECLAIMABLE, 0, 0);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_RECLAIMABLE), 256 - 31);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_reserve_is_last_resort(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct mpm_counters c;
+	uint64_t last = MPM_NO_PFN, pfn, n = 0, got;
+	long min;
+
+	tm_flat(&t, 0, 8192, 1);	/* min_free_kbytes 128: min 32, 1 reserve block */
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_min_free_kbytes(m), 724);	/* int_sqrt(32768 KiB * 16) */
+	CHECK_EQ_U(m->zones[0].watermark[WMARK_MIN], 181);
+	CHECK_EQ_U(mpm_pageblocks_mt(m, MIGRATE_RESERVE), 1);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], 0) == MIGRATE_RESERVE);
+	do {
+		got = 0;
+		while ((pfn = mpm_alloc_pages(m, MPM_GFP_ATOMIC | MPM___GFP_MOVABLE, 0, 0)) != MPM_NO_PFN) {
+			last = pfn;
+			got++;
+		}
+		mpm_drain_all_pages(m);
+		n += got;
+	} while (got);
+	mpm_counters(m, &c);
+	CHECK(c.reserve_allocs > 0);
+	CHECK(last < 1024);			/* the last pages came from the reserve */
+	/* GFP_ATOMIC: ALLOC_HIGH halves min, ALLOC_HARDER takes a quarter more;
+	 * allocation stops once free pages are no longer above that */
+	min = 181;
+	min -= min / 2;
+	min -= min / 4;
+	CHECK_EQ_U(mpm_zone_info_free(m), min);
+	CHECK_EQ_U(n, 8192 - min);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_watermark_and_lowmem_reserve(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct mpm_zone_info dma, dma32, normal;
+	struct mpm_counters c;
+
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA, 1, 4096 };
+	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 4096, GiB_PAGES(1) };
+	t.zones[2] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(5) };
+	t.spec.nr_nodes = 1;
+	t.spec.nr_zones = 3;
+	t.spec.zones = t.zones;
+	t.spec.nr_cpus = 1;
+	m = tm_create(&t);
+	while (mpm_alloc_pages(m, MOVABLE, 0, 0) != MPM_NO_PFN)
+		;
+	mpm_zone_info(m, 0, &dma);
+	mpm_zone_info(m, 1, &dma32);
+	mpm_zone_info(m, 2, &normal);
+	mpm_counters(m, &c);
+	/* DMA's lowmem_reserve against NORMAL, (DMA32 + Normal) / 256 = 5104
+	 * pages, exceeds all of DMA: it stays untouched */
+	CHECK_EQ_U(dma.free_pages, dma.present);
+	/* the others end at their min watermark (+ reserve) */
+	CHECK(normal.free_pages <= normal.wmark_min + 1);
+	CHECK(dma32.free_pages <= dma32.wmark_min + 1 +
+	      (uint64_t)m->zones[1].lowmem_reserve[MPM_ZONE_NORMAL]);
+	CHECK(c.slowpath > 0 && c.kswapd_wakeups > 0 && c.alloc_failures == 1);
+	/* an explicit DMA request may use DMA */
+	CHECK(mpm_alloc_pages(m, MPM_GFP_KERNEL | MPM___GFP_DMA, 0, 0) != MPM_NO_PFN);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_fair_zone_policy_spreads_over_nodes(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint64_t per_zone[2] = { 0, 0 };
+
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 0, GiB_PAGES(1) };
+	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(2) };
+	t.spec.nr_nodes = 2;
+	t.spec.nr_zones = 2;
+	t.spec.zones = t.zones;
+	t.spec.nr_cpus = 2;
+	m = tm_create(&t);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t pfn = mpm_alloc_pages(m, MOVABLE, 0, 0);	/* cpu 0: node 0 */
+
+		per_zone[mpm_pfn_to_zone(m, pfn)]++;
+	}
+	/* 3.12.0, zone_reclaim_mode 0: round-robin by NR_ALLOC_BATCH over both */
+	CHECK(per_zone[1] > 30000 && per_zone[0] > 30000);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+static void test_bad_frees(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 4096);
+	uint64_t a = mpm_alloc_pages(m, MOVABLE, 2, 0);
+
+	CHECK(mpm_free_pages(m, a, 1, 0) == -1);	/* wrong order */
+	CHECK(mpm_free_pages(m, a + 1, 0, 0) == -1);	/* not a head */
+	CHECK(mpm_free_pages(m, 1u << 30, 0, 0) == -1);	/* outside the machine */
+	CHECK(mpm_free_pages(m, a, 2, 7) == -1);	/* no such cpu */
+	CHECK(mpm_free_pages(m, a, 2, 0) == 0);
+	CHECK(mpm_free_pages(m, a, 2, 0) == -1);	/* double free */
+	CHECK(mpm_alloc_pages(m, MOVABLE, 11, 0) == MPM_NO_PFN);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+int main(void)
+{
+	test_expand_and_merge();
+	test_tail_heuristic();
+	test_pcp_refill_and_drain();
+	test_fallback_claims_whole_block();
+	test_fallback_small_unmovable_loans();
+	test_fallback_reclaimable_moves_and_claims();
+	test_reserve_is_last_resort();
+	test_watermark_and_lowmem_reserve();
+	test_fair_zone_policy_spreads_over_nodes();
+	test_bad_frees();
+	return t_report("core/buddy");
+}
