@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "mmzone.h"
 
@@ -237,6 +238,25 @@ static void free_all_bootmem_zone(struct mpm_machine *m, struct zone *z)
 	WRITE_ONCE(z->ev[ZEV_MERGES], 0);
 }
 
+/*
+ * The page array is the one big allocation (16 bytes a page: 4 GiB for a
+ * 1 TiB machine).  Anonymous memory with transparent huge pages asked for
+ * takes one fault per 2 MiB instead of one per 4 KiB, which is most of the
+ * set-up time of a large machine.
+ */
+static void *alloc_page_array(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spec *s)
 {
 	uint64_t lo = s->zones[0].start_pfn, hi = s->zones[s->nr_zones - 1].end_pfn;
@@ -249,7 +269,7 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	m->nr_entries = m->nr_pfns + sentinels;
 	if (m->nr_entries >= UINT32_MAX)
 		return -1;
-	m->pages = calloc(m->nr_entries, sizeof(*m->pages));
+	m->pages = alloc_page_array(m->nr_entries * sizeof(*m->pages));
 	if (!m->pages)
 		return -1;
 	m->next_sentinel = (uint32_t)m->nr_pfns;
@@ -366,6 +386,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	}
 	free(m->zones);
 	free(m->cpu_to_node);
-	free(m->pages);
+	if (m->pages)
+		munmap(m->pages, m->nr_entries * sizeof(*m->pages));
 	free(m);
 }
