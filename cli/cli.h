@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* The mempower command: shared pieces of the subcommands. */
+#ifndef MPM_CLI_H
+#define MPM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io/machine_spec.h"
+#include "sim/run.h"
+
+/* Exit status, the stable contract (ARCHITECTURE.md). */
+#define MPM_EXIT_OK	0
+#define MPM_EXIT_FAIL	1
+#define MPM_EXIT_USAGE	2
+
+/* `run` and `stats` options, as given; NULL = not given. */
+struct mpm_run_opts {
+	struct mpm_machine_opts machine;
+	const char *policy;
+	const char *workload;
+	const char *duration;
+	const char *seed;
+	const char *json;
+	const char *csv;
+	const char *format;		/* stats only */
+	bool check_every_op;
+	bool help;
+};
+
+/* Parse argv[1..] of a subcommand; MPM_EXIT_USAGE after printing why. */
+int mpm_cli_parse_run_opts(int argc, char **argv, bool stats,
+			   struct mpm_run_opts *o);
+
+int mpm_cmd_run(int argc, char **argv);
+int mpm_cmd_stats(int argc, char **argv);
+void mpm_cli_usage(FILE *out);
+
+/* One "mempower: ..." line on stderr; returns @status. */
+__attribute__((format(printf, 2, 3)))
+int mpm_cli_fail(int status, const char *fmt, ...);
+
+void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run);
+
+#endif /* MPM_CLI_H */

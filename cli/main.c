@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/* mempower: subcommand dispatch, --help, --version. */
+#include <stdarg.h>
+#include <string.h>
+
+#include <mempower/mempower.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "sim/workload.h"
+
+int mpm_cli_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mempower: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+void mpm_cli_usage(FILE *out)
+{
+	fputs(
+"usage: mempower --help | --version\n"
+"       mempower run   [RUN OPTIONS]\n"
+"       mempower stats [RUN OPTIONS] [--format buddyinfo|pagetypeinfo|zoneinfo|vmstat|all]\n"
+"       mempower bench [BENCH OPTIONS]   (mempower bench --help)\n"
+"\n"
+"Run options:\n"
+"  --machine SPEC         SIZE (16G), NxSIZE (2x64G), a preset, or a .json file\n"
+"                         (docs/machine-json.md); default " MPM_DEFAULT_MACHINE "\n"
+"  --region-size SIZE     memory region size, a power of two >= one pageblock\n"
+"                         (default 512M)\n"
+"  --region-align node|absolute\n"
+"                         region boundaries from each node's start (default) or\n"
+"                         at multiples of the region size\n"
+"  --pageblock-order 9|10 (default 10)\n"
+"  --cpus N               CPUs, spread evenly over nodes (default: preset's, else 4)\n"
+"  --policy P             mainline (sorted, split, full arrive with v2, v3, v4)\n"
+"  --workload W           none | churn[:key=value,...] (default churn)\n"
+"                         churn keys: occupancy=0.6 ops=N maxorder=10\n"
+"                                     movable=0.7 reclaimable=0.1\n"
+"  --duration SECONDS     virtual seconds to run (default 10)\n"
+"  --seed N               seed of the run's random generator (default 1)\n"
+"  --json FILE|-          write the result (schema mempower.result/1)\n"
+"  --csv FILE             write the sampled series, one row per virtual second\n"
+"  --check-every-op       run the invariant checker after every operation (slow)\n"
+"\n"
+"Machine presets:\n", out);
+	mpm_machine_presets_print(out);
+	fputs(
+"\n"
+"Sizes take K, M, G, T suffixes (binary; optional B or iB, any case).\n"
+"Exit status: 0 success, 1 failure (one 'mempower: ...' line on stderr),\n"
+"2 usage error.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		mpm_cli_usage(stderr);
+		return MPM_EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		mpm_cli_usage(stdout);
+		return MPM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("mempower %s\n", mpm_version());
+		return MPM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "run"))
+		return mpm_cmd_run(argc - 1, argv + 1);
+	if (!strcmp(cmd, "stats"))
+		return mpm_cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(cmd, "bench"))
+		return mpm_bench_main(argc - 1, argv + 1);
+	if (cmd[0] == '-')
+		return mpm_cli_fail(MPM_EXIT_USAGE, "unknown option '%s' (see mempower --help)", cmd);
+	return mpm_cli_fail(MPM_EXIT_USAGE, "unknown command '%s' (see mempower --help)", cmd);
+}

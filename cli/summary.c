@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+/* The human summary of a run, printed when no --json goes to stdout. */
+#include "cli.h"
+#include "io/size.h"
+
+void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run)
+{
+	const struct mpm_run_config *c = run->cfg;
+	const struct mpm_counters *k = &run->counters;
+	uint64_t pages = mpm_total_pages(run->m);
+	char rs[32];
+
+	fprintf(out, "machine   %s: %u node%s, %.2f GiB present (%llu pages), %u cpus, %s regions\n",
+		machine, mpm_nr_nodes(run->m), mpm_nr_nodes(run->m) == 1 ? "" : "s",
+		(double)(pages * MPM_PAGE_SIZE) / (double)(1ull << 30),
+		(unsigned long long)pages, mpm_nr_cpus(run->m),
+		mpm_format_size(mpm_region_pages(run->m) * MPM_PAGE_SIZE, rs, sizeof(rs)));
+	fprintf(out, "policy    %s\n", c->policy);
+	fprintf(out, "workload  %s: seed %llu, %g virtual s, %llu ops\n", c->workload_str,
+		(unsigned long long)c->seed, c->duration, (unsigned long long)run->ops);
+	fprintf(out, "regions   free: start %u, end %u, min %u of %u\n",
+		run->free_regions_start, run->free_regions_end, run->free_regions_min,
+		run->regions_total);
+	fprintf(out, "counters  allocs %llu, frees %llu, failures %llu, fallbacks %llu, pageblock claims %llu\n",
+		(unsigned long long)k->allocs, (unsigned long long)k->frees,
+		(unsigned long long)k->alloc_failures, (unsigned long long)k->fallbacks,
+		(unsigned long long)k->pageblock_claims);
+	fprintf(out, "wall      %.3f s\n", run->wall_seconds);
+}

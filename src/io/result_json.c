@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+#include "io/result_json.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Fixed spellings, independent of mpm_migratetype_name(): a file format. */
+static const char *const mt_keys[MPM_MIGRATE_TYPES] = {
+	"unmovable", "reclaimable", "movable", "reserve", "isolate",
+};
+
+#define SET(obj, key, val) json_object_set_new(obj, key, val)
+#define U64(v) json_integer((json_int_t)(v))
+
+static json_t *zone_json(const struct mpm_machine *m, unsigned int zid)
+{
+	struct mpm_zone_info zi;
+	json_t *z = json_object();
+
+	mpm_zone_info(m, zid, &zi);
+	SET(z, "name", json_string(zi.name ? zi.name : mpm_zone_name(zi.type)));
+	SET(z, "start_pfn", U64(zi.start_pfn));
+	SET(z, "spanned", U64(zi.spanned));
+	SET(z, "present", U64(zi.present));
+	SET(z, "managed", U64(zi.managed));
+	SET(z, "regions", U64(zi.nr_regions));
+	SET(z, "present_regions", U64(zi.nr_present_regions));
+	return z;
+}
+
+static json_t *machine_json(const struct mpm_result_input *in,
+			    const struct mpm_machine *m)
+{
+	const struct mpm_machine_spec *sp = &in->spec->spec;
+	json_t *mj = json_object(), *nodes = json_array();
+	json_t *node = NULL, *zones = NULL;
+	unsigned int cur = ~0u;
+
+	SET(mj, "spec", json_string(in->machine));
+	SET(mj, "description", json_string(in->spec->description));
+	SET(mj, "mem_bytes", U64(mpm_total_pages(m) * MPM_PAGE_SIZE));
+	SET(mj, "page_size", U64(MPM_PAGE_SIZE));
+	SET(mj, "region_bytes", U64(mpm_region_pages(m) * MPM_PAGE_SIZE));
+	SET(mj, "region_align", json_string(sp->region_absolute ? "absolute" : "node"));
+	SET(mj, "pageblock_order", U64(mpm_pageblock_order(m)));
+	SET(mj, "cpus", U64(mpm_nr_cpus(m)));
+	SET(mj, "metadata_bytes", U64(mpm_metadata_bytes(m)));
+	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, zid, &zi);
+		if (zi.node != cur) {
+			cur = zi.node;
+			node = json_object();
+			zones = json_array();
+			SET(node, "id", U64(cur));
+			SET(node, "zones", zones);
+			json_array_append_new(nodes, node);
+		}
+		json_array_append_new(zones, zone_json(m, zid));
+	}
+	SET(mj, "nodes", nodes);
+	return mj;
+}
+
+/* The core names the features as "a,b,c"; the result lists them. */
+static json_t *features_json(unsigned long features)
+{
+	json_t *a = json_array();
+	char buf[1024], *save = NULL;
+
+	mpm_features_string(features, buf, sizeof(buf));
+	for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save))
+		json_array_append_new(a, json_string(f));
+	return a;
+}
+
+static json_t *sample_json(const struct mpm_sample *s)
+{
+	json_t *o = json_object(), *f = json_object();
+
+	SET(o, "t", json_real(s->t));
+	SET(o, "free_regions", U64(s->free_regions));
+	SET(o, "used_pages", U64(s->used_pages));
+	SET(o, "pcp_pages", U64(s->pcp_pages));
+	for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
+		SET(f, mt_keys[mt], U64(s->free_mt[mt]));
+	SET(o, "free_pages", f);
+	return o;
+}
+
+static json_t *counters_json(const struct mpm_counters *c)
+{
+	json_t *o = json_object();
+
+	/* The headline counters first, as the schema lists them. */
+	SET(o, "allocs", U64(c->allocs));
+	SET(o, "frees", U64(c->frees));
+	SET(o, "alloc_failures", U64(c->alloc_failures));
+	SET(o, "fallbacks", U64(c->fallbacks));
+	SET(o, "pageblock_claims", U64(c->pageblock_claims));
+	/* Region allocator, migration and evacuation arrive with v3/v4. */
+	SET(o, "pa_to_ra", U64(0));
+	SET(o, "ra_to_pa", U64(0));
+	SET(o, "migrated", U64(0));
+	SET(o, "reclaimed", U64(0));
+	SET(o, "evacuations", U64(0));
+	SET(o, "pgalloc", U64(c->pgalloc));
+	SET(o, "pgfree", U64(c->pgfree));
+	SET(o, "slowpath", U64(c->slowpath));
+	SET(o, "kswapd_wakeups", U64(c->kswapd_wakeups));
+	SET(o, "fragmenting_fallbacks", U64(c->fragmenting_fallbacks));
+	SET(o, "reserve_allocs", U64(c->reserve_allocs));
+	SET(o, "pcp_refills", U64(c->pcp_refills));
+	SET(o, "pcp_drains", U64(c->pcp_drains));
+	SET(o, "buddy_merges", U64(c->buddy_merges));
+	SET(o, "buddy_splits", U64(c->buddy_splits));
+	return o;
+}
+
+static const char *region_state(const struct mpm_region_info *ri)
+{
+	if (ri->nr_free == ri->present)
+		return "free";
+	return ri->nr_free ? "partial" : "full";
+}
+
+static json_t *regions_json(const struct mpm_machine *m)
+{
+	json_t *a = json_array();
+
+	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, zid, &zi);
+		for (unsigned int rid = 0; rid < zi.nr_regions; rid++) {
+			struct mpm_region_info ri;
+			json_t *r;
+
+			mpm_region_info(m, zid, rid, &ri);
+			if (!ri.present)
+				continue;	/* all hole: not a power domain in use */
+			r = json_object();
+			SET(r, "node", U64(zi.node));
+			SET(r, "zone", json_string(zi.name ? zi.name : mpm_zone_name(zi.type)));
+			SET(r, "id", U64(rid));
+			SET(r, "start_pfn", U64(ri.start_pfn));
+			SET(r, "end_pfn", U64(ri.end_pfn));
+			SET(r, "present", U64(ri.present));
+			SET(r, "free", U64(ri.nr_free));
+			SET(r, "state", json_string(region_state(&ri)));
+			json_array_append_new(a, r);
+		}
+	}
+	return a;
+}
+
+static json_t *run_json(const struct mpm_run *run, bool with_host)
+{
+	const struct mpm_run_config *cfg = run->cfg;
+	json_t *o = json_object(), *fr = json_object(), *series = json_array();
+
+	SET(o, "policy", json_string(cfg->policy));
+	SET(o, "features", features_json(run->features));
+	SET(o, "workload", json_string(cfg->workload_str));
+	SET(o, "seed", U64(cfg->seed));
+	SET(o, "duration", json_real(cfg->duration));
+	SET(o, "ops", U64(run->ops));
+	SET(o, "ops_per_second", U64(run->ops_per_sec));
+	SET(o, "regions_total", U64(run->regions_total));
+	SET(fr, "start", U64(run->free_regions_start));
+	SET(fr, "end", U64(run->free_regions_end));
+	SET(fr, "min", U64(run->free_regions_min));
+	SET(o, "free_regions", fr);
+	for (size_t i = 0; i < run->nr_samples; i++)
+		json_array_append_new(series, sample_json(&run->samples[i]));
+	SET(o, "series", series);
+	SET(o, "counters", counters_json(&run->counters));
+	SET(o, "regions_end", regions_json(run->m));
+	if (with_host) {
+		json_t *h = json_object();
+
+		SET(h, "wall_seconds", json_real(run->wall_seconds));
+		SET(h, "ops_per_wall_second",
+		    json_real(run->wall_seconds > 0 ? (double)run->ops / run->wall_seconds : 0));
+		SET(o, "host", h);
+	}
+	return o;
+}
+
+json_t *mpm_result_build(const struct mpm_result_input *in)
+{
+	json_t *root = json_object(), *runs = json_array();
+
+	if (!root || !runs || !in->nr_runs) {
+		json_decref(root);
+		json_decref(runs);
+		return NULL;
+	}
+	SET(root, "schema", json_string(MPM_RESULT_SCHEMA));
+	SET(root, "generator", json_string("mempower " MPM_VERSION_STRING));
+	SET(root, "machine", machine_json(in, in->runs[0].m));
+	for (size_t i = 0; i < in->nr_runs; i++)
+		json_array_append_new(runs, run_json(&in->runs[i], in->with_host));
+	SET(root, "runs", runs);
+	return root;
+}
+
+int mpm_result_write_json(FILE *f, const struct mpm_result_input *in,
+			  char *err, size_t errlen)
+{
+	json_t *root = mpm_result_build(in);
+	int r;
+
+	if (!root) {
+		snprintf(err, errlen, "out of memory building the result");
+		return -1;
+	}
+	r = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (r || fputc('\n', f) == EOF || fflush(f)) {
+		snprintf(err, errlen, "cannot write the result: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int mpm_result_write_csv(FILE *f, const struct mpm_run *run,
+			 char *err, size_t errlen)
+{
+	fputs("t,free_regions,used_pages,pcp_pages", f);
+	for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
+		fprintf(f, ",free_%s", mt_keys[mt]);
+	fputc('\n', f);
+	for (size_t i = 0; i < run->nr_samples; i++) {
+		const struct mpm_sample *s = &run->samples[i];
+
+		fprintf(f, "%.17g,%u,%llu,%llu", s->t, s->free_regions,
+			(unsigned long long)s->used_pages,
+			(unsigned long long)s->pcp_pages);
+		for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
+			fprintf(f, ",%llu", (unsigned long long)s->free_mt[mt]);
+		fputc('\n', f);
+	}
+	if (fflush(f) || ferror(f)) {
+		snprintf(err, errlen, "cannot write the CSV: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sizes on the command line and in machine files: "16G", "512MiB", "4k",
+ * "4096".  Units are binary (K = 1024); an optional trailing "B" or "iB" is
+ * accepted, all case-insensitive.  Parsing is strict: anything that is not
+ * exactly <digits><unit?> is an error, and so is a value past 2^64 - 1.
+ */
+#ifndef MPM_IO_SIZE_H
+#define MPM_IO_SIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* 0 on success; -1 with a one-line reason (without a "mempower:" prefix). */
+int mpm_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
+
+/* Strict unsigned decimal: "0".."18446744073709551615", nothing else. */
+int mpm_parse_u64(const char *s, uint64_t *val);
+
+/*
+ * Format @bytes with the largest binary unit that divides it exactly:
+ * 16G, 640K, 4097 (bytes).  Returns @buf.
+ */
+char *mpm_format_size(uint64_t bytes, char *buf, size_t len);
+
+#endif /* MPM_IO_SIZE_H */

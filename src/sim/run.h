@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One deterministic run: build the machine, drive a workload on a virtual
+ * clock, sample once per virtual second.  Everything random comes from one
+ * generator seeded with cfg->seed, so equal configs give equal runs.
+ */
+#ifndef MPM_SIM_RUN_H
+#define MPM_SIM_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mempower/mempower.h>
+
+#include "sim/rng.h"
+#include "sim/workload.h"
+
+#define MPM_MAX_DURATION	1000000.0	/* virtual seconds */
+
+struct mpm_run_config {
+	const struct mpm_machine_spec *spec;	/* features already set */
+	const char *policy;			/* recorded as given */
+	const char *workload_str;		/* recorded as given */
+	struct mpm_workload workload;
+	double duration;			/* virtual seconds, >= 0 */
+	uint64_t seed;
+	bool check_every_op;			/* mpm_check after every operation */
+	/* Called after each virtual second; may be NULL. */
+	void (*progress)(void *arg, double t, double duration);
+	void *progress_arg;
+};
+
+struct mpm_sample {
+	double t;
+	unsigned int free_regions;
+	uint64_t used_pages;
+	uint64_t pcp_pages;
+	uint64_t free_mt[MPM_MIGRATE_TYPES];	/* buddy free pages per migratetype */
+};
+
+struct mpm_run {
+	const struct mpm_run_config *cfg;
+	struct mpm_machine *m;		/* end state; kept for printing */
+	unsigned long features;
+	uint64_t ops;			/* operations performed */
+	uint64_t ops_per_sec;
+	unsigned int regions_total;
+	unsigned int free_regions_start;
+	unsigned int free_regions_end;
+	unsigned int free_regions_min;	/* over every operation */
+	struct mpm_counters counters;	/* at the end */
+	struct mpm_sample *samples;
+	size_t nr_samples, samples_cap;
+	struct mpm_rng rng;		/* the run's one generator */
+	double wall_seconds;		/* host time; not part of the result */
+	void *workload_state;
+};
+
+/* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
+int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
+		    char *err, size_t errlen);
+void mpm_run_fini(struct mpm_run *run);
+
+#endif /* MPM_SIM_RUN_H */

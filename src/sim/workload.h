@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Workload strings: NAME or NAME:key=value,key=value.
+ *
+ *   none    the machine as after boot; the run stops at t = 0
+ *   churn   a seeded mix of allocations and frees that holds memory
+ *           occupancy around a target:
+ *             occupancy=0.6    target fraction of managed pages in use (0, 0.95]
+ *             ops=N            operations per virtual second; default scales
+ *                              with memory (managed pages / 128, at least 256)
+ *             maxorder=10      largest allocation order (0..10)
+ *             movable=0.7      share of allocations that are movable
+ *             reclaimable=0.1  share that are reclaimable; the rest unmovable
+ */
+#ifndef MPM_SIM_WORKLOAD_H
+#define MPM_SIM_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum mpm_workload_kind {
+	MPM_WORKLOAD_NONE,
+	MPM_WORKLOAD_CHURN,
+};
+
+struct mpm_churn_params {
+	double occupancy;
+	uint64_t ops;			/* 0 = scale with memory */
+	unsigned int maxorder;
+	double movable;
+	double reclaimable;
+};
+
+struct mpm_workload {
+	enum mpm_workload_kind kind;
+	struct mpm_churn_params churn;
+};
+
+#define MPM_WORKLOAD_NAMES "none, churn"
+
+/* 0 on success; -1 with a one-line reason in @err. */
+int mpm_workload_parse(const char *s, struct mpm_workload *w,
+		       char *err, size_t errlen);
+
+#endif /* MPM_SIM_WORKLOAD_H */

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Bad input: the right exit status and one "mempower: ..." line, never a
+# crash or a hang, and never a run started before every input was checked.
+source "$(dirname "$0")/lib.bash" "$1"
+
+# usage errors: exit 2
+expect_error 2 "unknown option '--bogus'" run --bogus
+expect_error 2 "unknown option '--bogus'" run --bogus=3
+expect_error 2 "unknown option '--frob'" --frob
+expect_error 2 "unknown command 'frob'" frob
+expect_error 2 "option '--machine' needs a value" run --machine
+expect_error 2 "option '--json' needs a value" run --json
+expect_error 2 "unexpected argument 'extra'" run extra
+expect_error 2 "unknown option '--format'" run --format all
+checks=$((checks + 1))
+run_mpm
+[ "$rc" -eq 2 ] || fail "no arguments: exit $rc, want 2"
+
+# malformed sizes and machine specs
+expect_error 1 "malformed machine spec 'lots'" run --machine lots
+expect_error 1 "malformed machine spec '16Q'" run --machine 16Q
+expect_error 1 "malformed machine spec '-16G'" run --machine -16G
+expect_error 1 "malformed machine spec '2x'" run --machine 2x
+expect_error 1 "node count must be 1..64" run --machine 65x1G
+expect_error 1 "below the minimum of 4M" run --machine 2M
+expect_error 1 "not a multiple of 4K" run --machine 4194305
+expect_error 1 "empty machine spec" run --machine ""
+expect_error 1 "malformed size '12XB'" run --machine 1G --region-size 12XB
+expect_error 1 "region size 384M is not a power of two" run --machine 1G --region-size 384M
+expect_error 1 "region size 1M is smaller than a pageblock (4M at pageblock order 10)" \
+	run --machine 1G --region-size 1M
+expect_error 1 "region size 1M is smaller than a pageblock (2M at pageblock order 9)" \
+	run --machine 1G --region-size 1M --pageblock-order 9
+expect_error 1 "invalid region alignment 'page'" run --machine 1G --region-align page
+expect_error 1 "invalid pageblock order '11'" run --machine 1G --pageblock-order 11
+expect_error 1 "invalid cpu count '0'" run --machine 1G --cpus 0
+
+# machine files
+expect_error 1 "bad-syntax.json: line 1 column" run --machine "$DATA/bad-syntax.json"
+expect_error 1 "nodes[0].zones[1].start: overlaps" run --machine "$DATA/bad-overlap.json"
+expect_error 1 "regoin_size: unknown key" run --machine "$DATA/bad-unknown-key.json"
+expect_error 1 "cpus: expected an integer" run --machine "$DATA/bad-cpus-type.json"
+expect_error 1 "holes[0]: does not lie inside one zone" run --machine "$DATA/bad-hole-outside.json"
+expect_error 1 "unable to open" run --machine "$TMP/missing.json"
+
+# policies, workloads, other values
+expect_error 1 "policy 'sorted' is not available yet (it arrives with stage v2)" run --policy sorted
+expect_error 1 "policy 'split' is not available yet (it arrives with stage v3)" run --policy split
+expect_error 1 "policy 'full' is not available yet (it arrives with stage v4)" run --policy full
+expect_error 1 "unknown policy 'fastest'" run --policy fastest
+expect_error 1 "unknown workload 'stress'" run --workload stress
+expect_error 1 "workload churn: unknown key 'speed'" run --workload churn:speed=3
+expect_error 1 "workload churn: malformed value 'lots' for ops" run --workload churn:ops=lots
+expect_error 1 "workload churn: malformed value '0.6x' for occupancy" run --workload churn:occupancy=0.6x
+expect_error 1 "workload churn: occupancy=2 is out of range" run --workload churn:occupancy=2
+expect_error 1 "workload none: unknown key 'ops'" run --workload none:ops=5
+expect_error 1 "invalid duration '-1'" run --duration -1
+expect_error 1 "invalid duration 'soon'" run --duration soon
+expect_error 1 "invalid seed '1x'" run --seed 1x
+expect_error 1 "invalid seed '9223372036854775808'" run --seed 9223372036854775808
+expect_error 1 "unknown stats format 'nope'" stats --format nope
+expect_error 1 "stats prints to stdout" stats --json -
+
+# Unwritable outputs fail at once, before a long run could start (the
+# duration below would take minutes), and leave nothing behind.
+mkdir "$TMP/dir"
+expect_error 1 "cannot write JSON file '$TMP/nodir/r.json': No such file or directory" \
+	run --machine sandybridge-128g --duration 100000 --json "$TMP/nodir/r.json"
+expect_error 1 "cannot write JSON file '$TMP/dir': Is a directory" \
+	run --machine sandybridge-128g --duration 100000 --json "$TMP/dir"
+expect_error 1 "cannot write CSV file '/etc/passwd/r.csv': Not a directory" \
+	run --machine sandybridge-128g --duration 100000 --csv /etc/passwd/r.csv
+expect_error 1 "cannot write CSV file" \
+	run --machine 1G --duration 100000 --json "$TMP/ok.json" --csv "$TMP/nodir/r.csv"
+expect "[ ! -e '$TMP/ok.json' ]" "a failed run left its JSON file behind"
+# an input error is reported before any output file is touched
+echo keep >"$TMP/keep.json"
+expect_error 1 "unknown policy" run --policy nope --json "$TMP/keep.json"
+expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "an input error clobbered the output file"
+
+finish

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Good runs: help, version, the summary, JSON and CSV outputs, stats, and
+# byte-identical results for equal seeds.
+source "$(dirname "$0")/lib.bash" "$1"
+
+run_mpm --help
+expect "[ $rc -eq 0 ]" "--help: exit $rc"
+expect "[[ \"\$out\" == *sandybridge-128g* ]]" "--help does not list the presets"
+expect "[[ \"\$out\" == *'--region-align node|absolute'* ]]" "--help misses --region-align"
+run_mpm run --help
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == usage:* ]]" "run --help"
+run_mpm --version
+expect "[ $rc -eq 0 ] && [[ \"\$out\" =~ ^mempower\ [0-9]+\.[0-9]+\.[0-9]+$ ]]" "--version: '$out'"
+
+# summary on stdout; stderr stays quiet when it is not a terminal
+run_mpm run --machine 2x256M --region-size 16M --workload churn --duration 2
+expect "[ $rc -eq 0 ]" "run: exit $rc ($err)"
+expect "[ -z \"\$err\" ]" "run: stderr not empty: $err"
+expect "[[ \"\$out\" == *'policy    mainline'* ]]" "summary lacks the policy"
+expect "[[ \"\$out\" == *'regions   free: start 33, end'* ]]" "summary lacks free regions: $out"
+
+# workload none: the boot state, every region free
+run_mpm run --machine 1G --region-size 64M --workload none
+expect "[[ \"\$out\" == *'free: start 17, end 17, min 17 of 17'* ]]" "none: $out"
+
+# JSON to a file and to stdout, CSV to a file
+J=(run --machine 2x256M --region-size 16M --cpus 3 --workload churn:ops=5000 --duration 3)
+run_mpm "${J[@]}" --seed 5 --json "$TMP/a.json" --csv "$TMP/a.csv"
+expect "[ $rc -eq 0 ]" "run --json FILE: exit $rc ($err)"
+expect "grep -q '\"schema\": \"mempower.result/1\"' '$TMP/a.json'" "JSON lacks the schema"
+for key in mem_bytes page_size region_bytes nodes zones start_pfn spanned present managed \
+	   regions policy features workload seed regions_total free_regions series counters \
+	   allocs frees alloc_failures fallbacks pageblock_claims pa_to_ra ra_to_pa migrated \
+	   reclaimed evacuations regions_end state host wall_seconds; do
+	expect "grep -q '\"$key\":' '$TMP/a.json'" "JSON lacks \"$key\""
+done
+expect "[ \"\$(head -1 '$TMP/a.csv')\" = 't,free_regions,used_pages,pcp_pages,free_unmovable,free_reclaimable,free_movable,free_reserve,free_isolate' ]" \
+	"CSV header"
+expect "[ \$(wc -l <'$TMP/a.csv') -eq 5 ]" "CSV: want header + 4 samples"
+run_mpm "${J[@]}" --seed 5 --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'policy    '* ]]" \
+	"--json - must print only the JSON"
+
+# same seed: identical apart from "host"; another seed: different
+strip_host() { sed '/"host": {/,/}/d' "$1"; }
+run_mpm "${J[@]}" --seed 5 --json "$TMP/b.json"
+run_mpm "${J[@]}" --seed 6 --json "$TMP/c.json"
+expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different JSON"
+expect "! cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/c.json')" "different seeds, same JSON"
+expect "! cmp -s '$TMP/a.json' <(strip_host '$TMP/a.json')" "strip_host removed nothing"
+
+# a machine file runs like the preset it spells out
+run_mpm run --machine "$DATA/good-sandybridge.json" --workload none
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'2 nodes, 128.00 GiB'* ]]" "machine file: $out $err"
+
+# stats
+run_mpm stats --machine 1G --region-size 64M --workload none
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == 'Node 0, zone      DMA'* ]]" "stats buddyinfo: $out"
+run_mpm stats --machine 1G --region-size 64M --duration 1 --format all
+for what in 'Page block order: 10' 'Number of blocks type' 'pages free' 'nr_free_pages'; do
+	expect "[[ \"\$out\" == *'$what'* ]]" "stats --format all lacks '$what'"
+done
+
+finish
