@@ -17,8 +17,8 @@ static inline uint64_t prep_new_page(struct mpm_machine *m, uint32_t idx,
 {
 	struct mpm_page *page = &m->pages[idx];
 
-	page->flags = PG_alloc;
-	page->order = (uint8_t)order;
+	WRITE_ONCE(page->flags, PG_alloc);
+	WRITE_ONCE(page->order, (uint8_t)order);
 	return idx_to_pfn(m, idx);
 }
 
@@ -212,7 +212,7 @@ static struct mpm_page *alloc_head(struct mpm_machine *m, uint64_t pfn,
 	if (unlikely(!pfn_in_array(m, pfn)))
 		return NULL;
 	page = &m->pages[pfn_to_idx(m, pfn)];
-	if (unlikely(page->flags != PG_alloc || page->order != order))
+	if (unlikely(READ_ONCE(page->flags) != PG_alloc || READ_ONCE(page->order) != order))
 		return NULL;
 	return page;
 }
@@ -241,7 +241,7 @@ static int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int orde
 		/* __free_pages_ok */
 		int mt = get_pageblock_migratetype(m, z, pfn);
 
-		page->flags = 0;
+		WRITE_ONCE(page->flags, 0);
 		page->freepage_mt = (uint8_t)mt;
 		free_one_page(m, z, idx, order, mt);
 	}

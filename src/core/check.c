@@ -75,11 +75,11 @@ static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, v
 	const struct mpm_page *page = &c->m->pages[p];
 	uint64_t pfn = idx_to_pfn(c->m, p);
 
-	if (page->flags != PG_buddy || page->order != a->order ||
+	if (READ_ONCE(page->flags) != PG_buddy || READ_ONCE(page->order) != a->order ||
 	    page->freepage_mt != a->mt || page->zone != z->id)
 		return bad(c, z, "pfn %llu on free_list[order %u][%s] has flags %#x order %u mt %u zone %u",
 			   (unsigned long long)pfn, a->order, mpm_migratetype_name(a->mt),
-			   page->flags, page->order, page->freepage_mt, page->zone);
+			   READ_ONCE(page->flags), READ_ONCE(page->order), page->freepage_mt, page->zone);
 	if (pfn & ((1ull << a->order) - 1))
 		return bad(c, z, "free block pfn %llu misaligned for order %u",
 			   (unsigned long long)pfn, a->order);
@@ -95,9 +95,9 @@ static int check_pcp_entry(struct check *c, const struct zone *z, uint32_t p, vo
 	int list_mt = *(const int *)arg;
 	const struct mpm_page *page = &c->m->pages[p];
 
-	if (page->flags != PG_pcp || page->zone != z->id)
+	if (READ_ONCE(page->flags) != PG_pcp || page->zone != z->id)
 		return bad(c, z, "pfn %llu on a pcp list has flags %#x zone %u",
-			   (unsigned long long)idx_to_pfn(c->m, p), page->flags, page->zone);
+			   (unsigned long long)idx_to_pfn(c->m, p), READ_ONCE(page->flags), page->zone);
 	if (page->freepage_mt != list_mt &&
 	    !(list_mt == MIGRATE_MOVABLE && page->freepage_mt >= MIGRATE_PCPTYPES))
 		return bad(c, z, "pfn %llu on pcp list %s has freepage migratetype %s",
@@ -124,9 +124,10 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 				return -1;
 			blocks += n;
 		}
-		if (blocks != z->free_area[o].nr_free)
+		if (blocks != READ_ONCE(((struct zone *)z)->free_area[o].nr_free))
 			return bad(c, z, "free_area[%u].nr_free is %lu, lists hold %llu blocks",
-				   o, z->free_area[o].nr_free, (unsigned long long)blocks);
+				   o, READ_ONCE(((struct zone *)z)->free_area[o].nr_free),
+				   (unsigned long long)blocks);
 		*free_lists += blocks << o;
 	}
 	*pcp_pages = 0;
@@ -174,10 +175,10 @@ static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
 	for (uint64_t p = pfn + 1; p < pfn + (1ull << order); p++) {
 		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, p)];
 
-		if (page->flags || page->zone != z->id)
+		if (READ_ONCE(page->flags) || page->zone != z->id)
 			return bad(c, z, "%s at pfn %llu order %u overlaps pfn %llu (flags %#x)",
 				   what, (unsigned long long)pfn, order,
-				   (unsigned long long)p, page->flags);
+				   (unsigned long long)p, READ_ONCE(page->flags));
 	}
 	return 0;
 }
@@ -190,7 +191,7 @@ static int check_buddy_merged(struct check *c, const struct zone *z, uint64_t pf
 	if (order >= MAX_ORDER - 1)
 		return 0;
 	buddy = &c->m->pages[pfn_to_idx(c->m, pfn ^ (1ull << order))];
-	if ((buddy->flags & PG_buddy) && buddy->order == order && buddy->zone == z->id)
+	if ((READ_ONCE(buddy->flags) & PG_buddy) && READ_ONCE(buddy->order) == order && buddy->zone == z->id)
 		return bad(c, z, "free buddies pfn %llu and %llu of order %u left unmerged",
 			   (unsigned long long)pfn,
 			   (unsigned long long)(pfn ^ (1ull << order)), order);
@@ -207,12 +208,12 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 
 	while (pfn < end) {
 		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, pfn)];
-		unsigned int order = page->order;
+		unsigned int order = READ_ONCE(page->order);
 
 		if (page->zone != z->id)
 			return bad(c, z, "pfn %llu has zone %u", (unsigned long long)pfn,
 				   page->zone);
-		switch (page->flags) {
+		switch (READ_ONCE(page->flags)) {
 		case PG_reserved:
 			pfn++;
 			continue;
@@ -237,7 +238,7 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			break;
 		default:
 			return bad(c, z, "pfn %llu (flags %#x) is neither free, on a pcp list nor allocated",
-				   (unsigned long long)pfn, page->flags);
+				   (unsigned long long)pfn, READ_ONCE(page->flags));
 		}
 		t->present += 1ull << order;
 		pfn += 1ull << order;

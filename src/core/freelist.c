@@ -16,8 +16,8 @@ static void mark_buddy(struct mpm_machine *m, struct zone *z, uint32_t idx,
 {
 	struct mpm_page *page = &m->pages[idx];
 
-	page->flags = PG_buddy;
-	page->order = (uint8_t)order;
+	WRITE_ONCE(page->flags, PG_buddy);
+	WRITE_ONCE(page->order, (uint8_t)order);
 	page->freepage_mt = (uint8_t)mt;
 	region_add_free(m, z, idx_to_pfn(m, idx), order);
 }
@@ -41,8 +41,8 @@ void del_from_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		       unsigned int order)
 {
 	list_del(m->pages, idx);
-	m->pages[idx].flags = 0;
-	m->pages[idx].order = 0;
+	WRITE_ONCE(m->pages[idx].flags, 0);
+	WRITE_ONCE(m->pages[idx].order, 0);
 	region_sub_free(m, z, idx_to_pfn(m, idx), order);
 }
 

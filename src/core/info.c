@@ -138,7 +138,7 @@ int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn)
 int mpm_pfn_valid(const struct mpm_machine *m, uint64_t pfn)
 {
 	return mpm_pfn_to_zone(m, pfn) >= 0 &&
-	       !(m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved);
+	       !(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved);
 }
 
 void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)

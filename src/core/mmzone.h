@@ -70,7 +70,7 @@ struct per_cpu_pages {
 
 struct free_area {
 	uint32_t free_list[MIGRATE_TYPES];	/* sentinel index of each list */
-	unsigned long nr_free;			/* blocks in all lists */
+	_Atomic unsigned long nr_free;		/* blocks in all lists; read unlocked by watermark checks */
 };
 
 /* A zone's share of one node memory region (patch 03), with its free pages. */

@@ -17,8 +17,14 @@
 struct mpm_page {
 	uint32_t next;		/* lru.next: index of the next entry */
 	uint32_t prev;		/* lru.prev */
-	uint8_t order;		/* buddy order (PG_buddy) or allocated order (PG_alloc) */
-	uint8_t flags;		/* PG_* below */
+	/*
+	 * order and flags are read under one zone's lock for pages that other
+	 * threads own and write without it (page_is_buddy looking at a buddy
+	 * that is being allocated), as in the kernel.  Relaxed atomics (plain
+	 * moves on x86) make that benign race well defined.
+	 */
+	_Atomic uint8_t order;	/* buddy order (PG_buddy) or allocated order (PG_alloc) */
+	_Atomic uint8_t flags;	/* PG_* below */
 	uint8_t freepage_mt;	/* set_freepage_migratetype(); free list of a buddy */
 	uint8_t zone;		/* machine-wide zone id, NO_ZONE outside every zone */
 	uint32_t private;	/* free for the owner of an allocated page */

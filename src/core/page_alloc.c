@@ -39,7 +39,7 @@ static void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		high--;
 		size >>= 1;
 		add_to_freelist(m, z, idx + size, high, migratetype);
-		z->free_area[high].nr_free++;
+		ADD_ONCE(z->free_area[high].nr_free, 1);
 		ADD_ONCE(z->ev[ZEV_SPLITS], 1);
 	}
 }
@@ -57,7 +57,7 @@ static uint32_t __rmqueue_smallest(struct mpm_machine *m, struct zone *z,
 			continue;
 		idx = list_first(m, head);
 		del_from_freelist(m, z, idx, cur);
-		area->nr_free--;
+		ADD_ONCE(area->nr_free, -1ul);
 		expand(m, z, idx, order, cur, migratetype);
 		return idx;
 	}
@@ -78,11 +78,11 @@ static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
 		const struct mpm_page *page = &m->pages[idx];
 		unsigned int order;
 
-		if (!(page->flags & PG_buddy)) {
+		if (!(READ_ONCE(page->flags) & PG_buddy)) {
 			pfn++;
 			continue;
 		}
-		order = page->order;
+		order = READ_ONCE(page->order);
 		move_page_freelist(m, z, idx, order, migratetype);
 		pfn += 1ull << order;
 		pages_moved += 1 << order;
@@ -134,7 +134,7 @@ static void claim_pageblock(struct mpm_machine *m, struct zone *z, uint64_t pfn,
 static int try_to_steal_freepages(struct mpm_machine *m, struct zone *z,
 				  uint32_t idx, int start_type, int fallback_type)
 {
-	unsigned int current_order = m->pages[idx].order;
+	unsigned int current_order = READ_ONCE(m->pages[idx].order);
 	uint64_t pfn = idx_to_pfn(m, idx);
 
 	/* Take ownership for orders >= pageblock_order */
@@ -179,7 +179,7 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 				continue;
 
 			idx = list_first(m, head);
-			area->nr_free--;
+			ADD_ONCE(area->nr_free, -1ul);
 			new_type = try_to_steal_freepages(m, z, idx,
 							  start_migratetype, mt);
 			/* Remove the page from the freelists */
@@ -224,7 +224,7 @@ retry_reserve:
 static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone *z,
 				 unsigned int order)
 {
-	return (buddy->flags & PG_buddy) && buddy->order == order &&
+	return (READ_ONCE(buddy->flags) & PG_buddy) && READ_ONCE(buddy->order) == order &&
 	       buddy->zone == z->id;
 }
 
@@ -249,7 +249,7 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		if (!page_is_buddy(&pg[bidx], z, order))
 			break;
 		del_from_freelist(m, z, bidx, order);
-		z->free_area[order].nr_free--;
+		ADD_ONCE(z->free_area[order].nr_free, -1ul);
 		ADD_ONCE(z->ev[ZEV_MERGES], 1);
 		pfn &= buddy_pfn;
 		order++;
@@ -267,7 +267,7 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	}
 	add_to_freelist(m, z, idx, order, migratetype);
 out:
-	z->free_area[order].nr_free++;
+	ADD_ONCE(z->free_area[order].nr_free, 1);
 }
 
 /* free_one_page: one block straight to the buddy lists, under the lock. */

@@ -69,7 +69,7 @@ static int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int coun
 		if (unlikely(idx == UINT32_MAX))
 			break;
 		page = &m->pages[idx];
-		page->flags = PG_pcp;
+		WRITE_ONCE(page->flags, PG_pcp);
 		page->freepage_mt = (uint8_t)migratetype;
 		if (likely(!cold))
 			list_add(m->pages, idx, pos);
@@ -135,7 +135,7 @@ static void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			int mt = m->pages[idx].freepage_mt;
 
 			list_del(m->pages, idx);
-			m->pages[idx].flags = 0;
+			WRITE_ONCE(m->pages[idx].flags, 0);
 			/* MIGRATE_MOVABLE list may include MIGRATE_RESERVEs */
 			__free_one_page(m, z, idx, 0, mt);
 			if (likely(mt != MIGRATE_ISOLATE))
@@ -161,7 +161,7 @@ void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	page->freepage_mt = (uint8_t)migratetype;
 	if (migratetype >= MIGRATE_PCPTYPES) {
 		if (unlikely(migratetype == MIGRATE_ISOLATE)) {
-			page->flags = 0;
+			WRITE_ONCE(page->flags, 0);
 			free_one_page(m, z, idx, 0, migratetype);
 			return;
 		}
@@ -169,8 +169,8 @@ void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	}
 
 	pcp = &z->pageset[cpu];
-	page->flags = PG_pcp;
-	page->order = 0;
+	WRITE_ONCE(page->flags, PG_pcp);
+	WRITE_ONCE(page->order, 0);
 	if (cold)
 		list_add_tail(m->pages, idx, pcp->lists[migratetype]);
 	else

@@ -12,7 +12,7 @@ static bool pageblock_is_reserved(const struct mpm_machine *m, uint64_t start,
 				  uint64_t end)
 {
 	for (uint64_t pfn = start; pfn < end; pfn++)
-		if (m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved)
+		if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved)
 			return true;
 	return false;
 }

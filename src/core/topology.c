@@ -100,7 +100,7 @@ uint32_t alloc_list_head(struct mpm_machine *m)
 {
 	uint32_t idx = m->next_sentinel++;
 
-	m->pages[idx].flags = PG_sentinel;
+	WRITE_ONCE(m->pages[idx].flags, PG_sentinel);
 	m->pages[idx].zone = NO_ZONE;
 	return idx;
 }
@@ -151,17 +151,17 @@ static void memmap_init_zone(struct mpm_machine *m, struct zone *z,
 		struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
 
 		page->zone = (uint8_t)z->id;
-		page->flags = 0;
+		WRITE_ONCE(page->flags, 0);
 	}
 	for (unsigned int i = 0; i < s->nr_holes; i++) {
 		uint64_t a = s->holes[i].start_pfn > start ? s->holes[i].start_pfn : start;
 		uint64_t b = s->holes[i].end_pfn < end ? s->holes[i].end_pfn : end;
 
 		for (uint64_t pfn = a; pfn < b; pfn++)
-			m->pages[pfn_to_idx(m, pfn)].flags = PG_reserved;
+			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved);
 	}
 	for (uint64_t pfn = (start + nr - 1) & ~(uint64_t)(nr - 1); pfn < end; pfn += nr)
-		if (!(m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved))
+		if (!(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved))
 			z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = MIGRATE_MOVABLE;
 }
 
@@ -226,10 +226,10 @@ static void free_all_bootmem_zone(struct mpm_machine *m, struct zone *z)
 	while (pfn < end) {
 		uint64_t stop = pfn;
 
-		while (pfn < end && (m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved))
+		while (pfn < end && (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved))
 			pfn++;
 		stop = pfn;
-		while (stop < end && !(m->pages[pfn_to_idx(m, stop)].flags & PG_reserved))
+		while (stop < end && !(READ_ONCE(m->pages[pfn_to_idx(m, stop)].flags) & PG_reserved))
 			stop++;
 		free_range_bootmem(m, z, pfn, stop);
 		pfn = stop;
@@ -277,7 +277,7 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	/* pfns outside every zone: no zone, not present */
 	for (uint64_t i = 0; i < m->nr_pfns; i++) {
 		m->pages[i].zone = NO_ZONE;
-		m->pages[i].flags = PG_reserved;
+		WRITE_ONCE(m->pages[i].flags, PG_reserved);
 	}
 	return 0;
 }

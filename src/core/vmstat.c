@@ -99,7 +99,7 @@ void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out)
 			pthread_mutex_lock(&z->lock);
 			fprintf(out, "Node %d, zone %8s ", nid, mpm_zone_name(z->type));
 			for (int o = 0; o < MAX_ORDER; o++)
-				fprintf(out, "%6lu ", z->free_area[o].nr_free);
+				fprintf(out, "%6lu ", READ_ONCE(z->free_area[o].nr_free));
 			fputc('\n', out);
 			pthread_mutex_unlock(&z->lock);
 		}
@@ -153,7 +153,7 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 		for (uint64_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z);
 		     pfn += pageblock_nr_pages(m)) {
 			/* pfn_valid(): holes have no memmap to read */
-			if (m->pages[pfn_to_idx(m, pfn)].flags & PG_reserved)
+			if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved)
 				continue;
 			count[get_pageblock_migratetype(m, z, pfn)]++;
 		}

@@ -167,7 +167,7 @@ bool zone_watermark_ok(const struct zone *z, unsigned int order,
 		return false;
 	for (unsigned int o = 0; o < order; o++) {
 		/* At the next order, this order's pages become unavailable */
-		free_pages -= (long)(z->free_area[o].nr_free << o);
+		free_pages -= (long)(READ_ONCE(((struct zone *)z)->free_area[o].nr_free) << o);
 		/* Require fewer higher order pages to be free */
 		min >>= 1;
 		if (free_pages <= min)
