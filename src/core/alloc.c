@@ -9,7 +9,10 @@
  * library has no pages it could reclaim; the simulator layers them on top.
  * An allocation that fails the min watermark fails and is counted.
  */
-#include "mmzone.h"
+#include "gfp.h"
+#include "pcp.h"
+
+#define __mpm_inline inline __attribute__((always_inline))
 
 /* prep_new_page: the head of an allocated block remembers its order. */
 static inline uint64_t prep_new_page(struct mpm_machine *m, uint32_t idx,
@@ -26,14 +29,40 @@ static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
 {
 	ADD_ONCE(pcp->ev[PCP_ALLOCS], 1);
 	ADD_ONCE(pcp->ev[PCP_PGALLOC], 1ull << order);
-	ADD_ONCE(pcp->allocated, 1l << order);
+}
+
+/*
+ * __mod_zone_page_state(zone, NR_ALLOC_BATCH, delta): accumulate in the
+ * cpu's differential and fold into the zone once past the threshold.
+ */
+static inline void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
+					long delta)
+{
+	long x = pcp->alloc_batch_diff + delta;
+
+	if (unlikely(x > z->stat_threshold || x < -z->stat_threshold)) {
+		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
+		x = 0;
+	}
+	pcp->alloc_batch_diff = x;
+}
+
+/* zone_watermark_ok: order 0 needs one comparison; the rest is out of line. */
+static inline bool zone_watermark_ok(const struct zone *z, unsigned int order,
+				     unsigned long mark, unsigned int classzone_idx,
+				     int alloc_flags)
+{
+	if (likely(order == 0 && !(alloc_flags & (ALLOC_HIGH | ALLOC_HARDER))))
+		return READ_ONCE(((struct zone *)z)->vm_free_pages) >
+		       (long)mark + z->lowmem_reserve[classzone_idx];
+	return __zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags);
 }
 
 /*
  * buffered_rmqueue: order 0 from the cpu's pcp list, higher orders straight
  * from the buddy lists under the zone lock.
  */
-static uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone *z,
+static __mpm_inline uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone *z,
 				 unsigned int order, mpm_gfp_t gfp,
 				 int migratetype, unsigned int cpu)
 {
@@ -46,11 +75,11 @@ static uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone *z,
 		if (unlikely(idx == UINT32_MAX))
 			return MPM_NO_PFN;
 	} else {
-		pthread_mutex_lock(&z->lock);
+		spin_lock(&z->lock);
 		idx = __rmqueue(m, z, order, migratetype);
 		if (idx != UINT32_MAX)
 			ADD_ONCE(z->vm_free_pages, -(1l << order));
-		pthread_mutex_unlock(&z->lock);
+		spin_unlock(&z->lock);
 		if (idx == UINT32_MAX)
 			return MPM_NO_PFN;
 	}
@@ -69,7 +98,7 @@ static uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone *z,
  * behaviour (3.13 reverted its NUMA aspect).  A zone that fails its
  * watermark is skipped (zone_reclaim_mode 0: no zone reclaim).
  */
-static uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_gfp_t gfp,
+static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_gfp_t gfp,
 				       unsigned int order, struct zone **zl,
 				       int alloc_flags, int migratetype,
 				       unsigned int cpu)
@@ -138,7 +167,7 @@ static int gfp_to_alloc_flags(mpm_gfp_t gfp)
 
 #define GFP_THISNODE	(MPM___GFP_THISNODE | MPM___GFP_NOWARN | MPM___GFP_NORETRY)
 
-static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
+static __attribute__((noinline)) uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 				     unsigned int order, struct zone **zl,
 				     int migratetype, unsigned int cpu)
 {
@@ -156,8 +185,10 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 	return pfn;
 }
 
-uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
-			      mpm_gfp_t gfp, unsigned int order, unsigned int cpu)
+/* __alloc_pages_nodemask: fast path, then slow path. */
+static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int nid,
+					      mpm_gfp_t gfp, unsigned int order,
+					      unsigned int cpu)
 {
 	struct zone **zl;
 	int migratetype;
@@ -178,12 +209,18 @@ uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 	return pfn;
 }
 
+uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
+			      mpm_gfp_t gfp, unsigned int order, unsigned int cpu)
+{
+	return __alloc_pages(m, nid, gfp, order, cpu);
+}
+
 uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
 			 unsigned int order, unsigned int cpu)
 {
 	if (unlikely(cpu >= m->nr_cpus))
 		return MPM_NO_PFN;
-	return mpm_alloc_pages_node(m, m->cpu_to_node[cpu], gfp, order, cpu);
+	return __alloc_pages(m, m->cpu_to_node[cpu], gfp, order, cpu);
 }
 
 size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
@@ -221,10 +258,9 @@ static inline void count_free(struct per_cpu_pages *pcp, unsigned int order)
 {
 	ADD_ONCE(pcp->ev[PCP_FREES], 1);
 	ADD_ONCE(pcp->ev[PCP_PGFREE], 1ull << order);
-	ADD_ONCE(pcp->allocated, -(1l << order));
 }
 
-static int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int order,
+static __mpm_inline int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int order,
 			  unsigned int cpu, bool cold)
 {
 	struct mpm_page *page = alloc_head(m, pfn, order);

@@ -298,7 +298,8 @@ static int check_zone(struct check *c, const struct zone *z)
 	if (walk_pfns(c, z, &t))
 		return -1;
 	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++)
-		allocated += READ_ONCE(((struct zone *)z)->pageset[cpu].allocated);
+		allocated += (long)(READ_ONCE(((struct zone *)z)->pageset[cpu].ev[PCP_PGALLOC]) -
+				    READ_ONCE(((struct zone *)z)->pageset[cpu].ev[PCP_PGFREE]));
 	if (t.free != free_lists)
 		return bad(c, z, "free blocks found by pfn walk hold %llu pages, free lists %llu",
 			   (unsigned long long)t.free, (unsigned long long)free_lists);
@@ -339,9 +340,9 @@ int mpm_check(struct mpm_machine *m, char *msg, size_t len)
 		c.region_free = calloc(z->nr_regions, sizeof(*c.region_free));
 		if (!c.region_free)
 			return bad(&c, z, "out of memory in the checker");
-		pthread_mutex_lock(&z->lock);
+		spin_lock(&z->lock);
 		ret = check_zone(&c, z);
-		pthread_mutex_unlock(&z->lock);
+		spin_unlock(&z->lock);
 		free(c.region_free);
 	}
 	return ret;

@@ -9,7 +9,7 @@
  * Invariant kept here: a PG_buddy page's freepage_mt names the free list it
  * is on, and its order field its order.
  */
-#include "mmzone.h"
+#include "region.h"
 
 static void mark_buddy(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		       unsigned int order, int mt)

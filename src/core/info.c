@@ -185,7 +185,8 @@ uint64_t mpm_used_pages(const struct mpm_machine *m)
 
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-			n += READ_ONCE(m->zones[i].pageset[cpu].allocated);
+			n += (long)(READ_ONCE(m->zones[i].pageset[cpu].ev[PCP_PGALLOC]) -
+				    READ_ONCE(m->zones[i].pageset[cpu].ev[PCP_PGFREE]));
 	return (uint64_t)n;
 }
 

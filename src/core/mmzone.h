@@ -13,6 +13,7 @@
 #include <mempower/mempower.h>
 
 #include "page.h"
+#include "spinlock.h"
 
 #define MAX_ORDER		MPM_MAX_ORDER
 #define MIGRATE_UNMOVABLE	MPM_MIGRATE_UNMOVABLE
@@ -64,8 +65,7 @@ struct per_cpu_pages {
 	int batch;			/* chunk size for buddy add/remove */
 	uint32_t lists[MIGRATE_PCPTYPES];	/* sentinel index of each list */
 	long alloc_batch_diff;		/* NR_ALLOC_BATCH differential */
-	_Atomic long allocated;		/* pages allocated minus freed via this cpu */
-	_Atomic uint64_t ev[NR_PCP_EVENTS];
+	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* allocated pages = PGALLOC - PGFREE */
 } __attribute__((aligned(64)));
 
 struct free_area {
@@ -109,7 +109,7 @@ struct zone {
 	unsigned int id;			/* machine-wide zone id */
 	struct per_cpu_pages *pageset;		/* [nr_cpus] */
 
-	pthread_mutex_t lock;
+	spinlock_t lock;			
 	struct free_area free_area[MAX_ORDER];
 	uint8_t *pageblock_flags;	/* migratetype per pageblock */
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
@@ -242,12 +242,6 @@ static inline unsigned int pfn_zone_region_id(const struct mpm_machine *m,
 
 /* Defined across src/core; see the file named in each comment. */
 
-/* region.c */
-void region_add_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
-		     unsigned int order);
-void region_sub_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
-		     unsigned int order);
-
 /* freelist.c */
 void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		     unsigned int order, int mt);
@@ -268,29 +262,26 @@ void free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 int move_freepages_block(struct mpm_machine *m, struct zone *z, uint64_t pfn,
 			 int migratetype);
 
-/* pcp.c */
+/* pcp.c (the fast paths are inline in pcp.h) */
 int zone_batchsize(const struct zone *z);
 void setup_zone_pageset(struct mpm_machine *m, struct zone *z);
-uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z, int migratetype,
-		     bool cold, unsigned int cpu);
-void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			bool cold, unsigned int cpu);
+int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
+		 uint32_t head, int migratetype, bool cold);
+void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
+			struct per_cpu_pages *pcp);
 void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 
 /* watermark.c */
 void init_per_zone_wmark_min(struct mpm_machine *m);
-bool zone_watermark_ok(const struct zone *z, unsigned int order,
-		       unsigned long mark, unsigned int classzone_idx,
-		       int alloc_flags);
-void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta);
+bool __zone_watermark_ok(const struct zone *z, unsigned int order,
+			 unsigned long mark, unsigned int classzone_idx,
+			 int alloc_flags);
 
 /* reserve.c */
 void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z);
 
 /* zonelist.c */
 void build_all_zonelists(struct mpm_machine *m);
-unsigned int gfp_zone(mpm_gfp_t gfp);
-int allocflags_to_migratetype(const struct mpm_machine *m, mpm_gfp_t gfp);
 
 /* Sentinel allocation for list heads (topology.c). */
 uint32_t alloc_list_head(struct mpm_machine *m);

@@ -274,9 +274,9 @@ out:
 void free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		   unsigned int order, int migratetype)
 {
-	pthread_mutex_lock(&z->lock);
+	spin_lock(&z->lock);
 	__free_one_page(m, z, idx, order, migratetype);
 	if (likely(migratetype != MIGRATE_ISOLATE))
 		ADD_ONCE(z->vm_free_pages, 1l << order);
-	pthread_mutex_unlock(&z->lock);
+	spin_unlock(&z->lock);
 }

@@ -10,7 +10,7 @@
  * The cpu number is the caller's; one cpu is used by one thread at a time,
  * so the lists need no lock, just as with interrupts off in the kernel.
  */
-#include "mmzone.h"
+#include "pcp.h"
 
 /*
  * zone_batchsize: about a thousandth of the zone, at most 512 KiB, divided
@@ -55,13 +55,13 @@ void setup_zone_pageset(struct mpm_machine *m, struct zone *z)
  * lock hold and chain them, in the order taken, after @head.  Each page's
  * freepage migratetype becomes the requested type.
  */
-static int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
-			uint32_t head, int migratetype, bool cold)
+int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
+		 uint32_t head, int migratetype, bool cold)
 {
 	uint32_t pos = head;
 	unsigned int i;
 
-	pthread_mutex_lock(&z->lock);
+	spin_lock(&z->lock);
 	for (i = 0; i < count; i++) {
 		uint32_t idx = __rmqueue(m, z, 0, migratetype);
 		struct mpm_page *page;
@@ -79,28 +79,8 @@ static int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int coun
 	}
 	ADD_ONCE(z->vm_free_pages, -(long)i);
 	ADD_ONCE(z->ev[ZEV_PCP_REFILLS], 1);
-	pthread_mutex_unlock(&z->lock);
+	spin_unlock(&z->lock);
 	return (int)i;
-}
-
-/* The order-0 branch of buffered_rmqueue(). */
-uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z, int migratetype,
-		     bool cold, unsigned int cpu)
-{
-	struct per_cpu_pages *pcp = &z->pageset[cpu];
-	uint32_t head = pcp->lists[migratetype];
-	uint32_t idx;
-
-	if (list_empty(m->pages, head)) {
-		pcp->count += rmqueue_bulk(m, z, (unsigned int)pcp->batch, head,
-					   migratetype, cold);
-		if (unlikely(list_empty(m->pages, head)))
-			return UINT32_MAX;
-	}
-	idx = cold ? m->pages[head].prev : m->pages[head].next;
-	list_del(m->pages, idx);
-	pcp->count--;
-	return idx;
 }
 
 /*
@@ -108,14 +88,14 @@ uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z, int migratetype,
  * from the tails (the coldest pages) of the lists round-robin; a list that
  * is found empty makes the next non-empty one give more (batch_free).
  */
-static void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
-			       struct per_cpu_pages *pcp)
+void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
+			struct per_cpu_pages *pcp)
 {
 	int migratetype = 0;
 	int batch_free = 0;
 	int to_free = count;
 
-	pthread_mutex_lock(&z->lock);
+	spin_lock(&z->lock);
 	while (to_free) {
 		uint32_t head;
 
@@ -143,45 +123,7 @@ static void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 		} while (--to_free && --batch_free && !list_empty(m->pages, head));
 	}
 	ADD_ONCE(z->ev[ZEV_PCP_DRAINS], 1);
-	pthread_mutex_unlock(&z->lock);
-}
-
-/*
- * free_hot_cold_page: an order-0 page goes to the pcp list of its pageblock's
- * migratetype (RESERVE pages to the MOVABLE list, keeping their freepage
- * type so they find their way home), hot at the head, cold at the tail.
- */
-void free_hot_cold_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			bool cold, unsigned int cpu)
-{
-	struct mpm_page *page = &m->pages[idx];
-	int migratetype = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
-	struct per_cpu_pages *pcp;
-
-	page->freepage_mt = (uint8_t)migratetype;
-	if (migratetype >= MIGRATE_PCPTYPES) {
-		if (unlikely(migratetype == MIGRATE_ISOLATE)) {
-			WRITE_ONCE(page->flags, 0);
-			free_one_page(m, z, idx, 0, migratetype);
-			return;
-		}
-		migratetype = MIGRATE_MOVABLE;
-	}
-
-	pcp = &z->pageset[cpu];
-	WRITE_ONCE(page->flags, PG_pcp);
-	WRITE_ONCE(page->order, 0);
-	if (cold)
-		list_add_tail(m->pages, idx, pcp->lists[migratetype]);
-	else
-		list_add(m->pages, idx, pcp->lists[migratetype]);
-	pcp->count++;
-	if (unlikely(pcp->count >= pcp->high)) {
-		int batch = pcp->batch;
-
-		free_pcppages_bulk(m, z, batch, pcp);
-		pcp->count -= batch;
-	}
+	spin_unlock(&z->lock);
 }
 
 /* drain_pages for one zone: everything on @cpu's lists goes back. */

@@ -11,9 +11,9 @@
  * all of its present pages are free; the common case (a block inside one
  * region) costs one comparison more than the patch.
  */
-#include "mmzone.h"
+#include "region.h"
 
-static void region_mod_free(struct zone *z, struct zone_mem_region *r, long delta)
+void region_mod_free(struct zone *z, struct zone_mem_region *r, long delta)
 {
 	bool was_free = r->nr_free == r->present_pages;
 
@@ -24,17 +24,10 @@ static void region_mod_free(struct zone *z, struct zone_mem_region *r, long delt
 		ADD_ONCE(z->free_regions, was_free ? -1u : 1u);
 }
 
-static void region_mod_range(const struct mpm_machine *m, struct zone *z,
-			     uint64_t pfn, unsigned int order, int sign)
+/* A block that straddles region boundaries: split its pages. */
+void region_mod_straddling(struct zone *z, struct zone_mem_region *r,
+			   uint64_t pfn, uint64_t end, int sign)
 {
-	uint64_t end = pfn + (1ull << order);
-	struct zone_mem_region *r = &z->regions[pfn_zone_region_id(m, z, pfn)];
-
-	if (likely(end <= r->end_pfn)) {
-		region_mod_free(z, r, sign * (long)(1ul << order));
-		return;
-	}
-	/* The block straddles region boundaries: split its pages. */
 	while (pfn < end) {
 		uint64_t stop = end < r->end_pfn ? end : r->end_pfn;
 
@@ -42,16 +35,4 @@ static void region_mod_range(const struct mpm_machine *m, struct zone *z,
 		pfn = stop;
 		r++;
 	}
-}
-
-void region_add_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
-		     unsigned int order)
-{
-	region_mod_range(m, z, pfn, order, 1);
-}
-
-void region_sub_free(const struct mpm_machine *m, struct zone *z, uint64_t pfn,
-		     unsigned int order)
-{
-	region_mod_range(m, z, pfn, order, -1);
 }

@@ -326,8 +326,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	if (!m->zones || !m->cpu_to_node)
 		goto nomem;
 	for (unsigned int i = 0; i < m->nr_zones; i++)
-		if (pthread_mutex_init(&m->zones[i].lock, NULL))
-			goto nomem;
+		spin_lock_init(&m->zones[i].lock);
 	if (layout_page_array(m, s)) {
 		fail(err, errlen, "machine too large: %llu page entries (limit %u)",
 		     (unsigned long long)m->nr_entries, UINT32_MAX - 1);
@@ -382,7 +381,6 @@ void mpm_machine_destroy(struct mpm_machine *m)
 		free(z->regions);
 		free(z->pageblock_flags);
 		free(z->pageset);
-		pthread_mutex_destroy(&z->lock);
 	}
 	free(m->zones);
 	free(m->cpu_to_node);

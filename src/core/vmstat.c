@@ -96,12 +96,12 @@ void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out)
 
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++)
 		for_each_populated_zone_in_node(m, nid, z) {
-			pthread_mutex_lock(&z->lock);
+			spin_lock(&z->lock);
 			fprintf(out, "Node %d, zone %8s ", nid, mpm_zone_name(z->type));
 			for (int o = 0; o < MAX_ORDER; o++)
 				fprintf(out, "%6lu ", READ_ONCE(z->free_area[o].nr_free));
 			fputc('\n', out);
-			pthread_mutex_unlock(&z->lock);
+			spin_unlock(&z->lock);
 		}
 }
 
@@ -124,7 +124,7 @@ static void pagetypeinfo_showfree(const struct mpm_machine *m, unsigned int nid,
 		fprintf(out, "%6d ", o);
 	fputc('\n', out);
 	for_each_populated_zone_in_node(m, nid, z) {
-		pthread_mutex_lock(&z->lock);
+		spin_lock(&z->lock);
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
 			fprintf(out, "Node %4d, zone %8s, type %12s ", nid,
 				mpm_zone_name(z->type), mpm_migratetype_name(mt));
@@ -133,7 +133,7 @@ static void pagetypeinfo_showfree(const struct mpm_machine *m, unsigned int nid,
 					list_count(m, z->free_area[o].free_list[mt]));
 			fputc('\n', out);
 		}
-		pthread_mutex_unlock(&z->lock);
+		spin_unlock(&z->lock);
 	}
 }
 
@@ -149,7 +149,7 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 	for_each_populated_zone_in_node(m, nid, z) {
 		unsigned long count[MIGRATE_TYPES] = { 0 };
 
-		pthread_mutex_lock(&z->lock);
+		spin_lock(&z->lock);
 		for (uint64_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z);
 		     pfn += pageblock_nr_pages(m)) {
 			/* pfn_valid(): holes have no memmap to read */
@@ -157,7 +157,7 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 				continue;
 			count[get_pageblock_migratetype(m, z, pfn)]++;
 		}
-		pthread_mutex_unlock(&z->lock);
+		spin_unlock(&z->lock);
 		fprintf(out, "Node %d, zone %8s ", nid, mpm_zone_name(z->type));
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			fprintf(out, "%12lu ", count[mt]);
@@ -244,9 +244,9 @@ void mpm_print_zoneinfo(const struct mpm_machine *m, FILE *out)
 
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++)
 		for_each_populated_zone_in_node(m, nid, z) {
-			pthread_mutex_lock(&z->lock);
+			spin_lock(&z->lock);
 			zoneinfo_show_print(m, nid, z, out);
-			pthread_mutex_unlock(&z->lock);
+			spin_unlock(&z->lock);
 		}
 }
 

@@ -112,14 +112,14 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 			(unsigned long)((unsigned __int128)pages_min * z->managed_pages /
 					lowmem_pages) : 0;
 
-		pthread_mutex_lock(&z->lock);
+		spin_lock(&z->lock);
 		z->watermark[WMARK_MIN] = tmp;
 		z->watermark[WMARK_LOW] = tmp + (tmp >> 2);
 		z->watermark[WMARK_HIGH] = tmp + (tmp >> 1);
 		WRITE_ONCE(z->vm_alloc_batch,
 			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
 		setup_zone_migrate_reserve(m, z);
-		pthread_mutex_unlock(&z->lock);
+		spin_unlock(&z->lock);
 	}
 }
 
@@ -150,9 +150,9 @@ void init_per_zone_wmark_min(struct mpm_machine *m)
  * for @classzone_idx, and at each lower order enough left once the pages of
  * that order are discounted (each step halves the requirement).
  */
-bool zone_watermark_ok(const struct zone *z, unsigned int order,
-		       unsigned long mark, unsigned int classzone_idx,
-		       int alloc_flags)
+bool __zone_watermark_ok(const struct zone *z, unsigned int order,
+			 unsigned long mark, unsigned int classzone_idx,
+			 int alloc_flags)
 {
 	long free_pages = READ_ONCE(((struct zone *)z)->vm_free_pages);
 	long min = (long)mark;
@@ -174,19 +174,4 @@ bool zone_watermark_ok(const struct zone *z, unsigned int order,
 			return false;
 	}
 	return true;
-}
-
-/*
- * __mod_zone_page_state(zone, NR_ALLOC_BATCH, delta): accumulate in the
- * cpu's differential and fold into the zone once past the threshold.
- */
-void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
-{
-	long x = pcp->alloc_batch_diff + delta;
-
-	if (unlikely(x > z->stat_threshold || x < -z->stat_threshold)) {
-		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
-		x = 0;
-	}
-	pcp->alloc_batch_diff = x;
 }

@@ -12,33 +12,6 @@
 
 #include "mmzone.h"
 
-/*
- * gfp_zone: the GFP_ZONE_TABLE of a 64-bit kernel without highmem:
- * __GFP_DMA -> DMA, __GFP_DMA32 -> DMA32, __GFP_HIGHMEM|__GFP_MOVABLE ->
- * MOVABLE, anything else (incl. __GFP_HIGHMEM or __GFP_MOVABLE alone) ->
- * NORMAL.
- */
-unsigned int gfp_zone(mpm_gfp_t gfp)
-{
-	if (gfp & MPM___GFP_DMA)
-		return MPM_ZONE_DMA;
-	if (gfp & MPM___GFP_DMA32)
-		return MPM_ZONE_DMA32;
-	if ((gfp & (MPM___GFP_HIGHMEM | MPM___GFP_MOVABLE)) ==
-	    (MPM___GFP_HIGHMEM | MPM___GFP_MOVABLE))
-		return MPM_ZONE_MOVABLE;
-	return MPM_ZONE_NORMAL;
-}
-
-/* allocflags_to_migratetype: bit 1 MOVABLE, bit 0 RECLAIMABLE. */
-int allocflags_to_migratetype(const struct mpm_machine *m, mpm_gfp_t gfp)
-{
-	if (unlikely(m->page_group_by_mobility_disabled))
-		return MIGRATE_UNMOVABLE;
-	return (((gfp & MPM___GFP_MOVABLE) != 0) << 1) |
-	       ((gfp & MPM___GFP_RECLAIMABLE) != 0);
-}
-
 static unsigned int build_zonelists_node(const struct pglist_data *pgdat,
 					 struct zone **zl, unsigned int n,
 					 int high)
