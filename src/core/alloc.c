@@ -241,7 +241,7 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
  * Look up the head page of an allocated block; NULL (and no state touched)
  * when @pfn is not one, so that a bad free cannot corrupt the lists.
  */
-static struct mpm_page *alloc_head(struct mpm_machine *m, uint64_t pfn,
+static __mpm_inline struct mpm_page *alloc_head(struct mpm_machine *m, uint64_t pfn,
 				   unsigned int order)
 {
 	struct mpm_page *page;

@@ -10,7 +10,7 @@
 
 #include "mmzone.h"
 
-static inline uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z,
+static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z,
 				   int migratetype, bool cold, unsigned int cpu)
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu];
@@ -34,7 +34,7 @@ static inline uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z,
  * migratetype (RESERVE pages to the MOVABLE list, keeping their freepage
  * type so they find their way home), hot at the head, cold at the tail.
  */
-static inline void free_hot_cold_page(struct mpm_machine *m, struct zone *z,
+static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_machine *m, struct zone *z,
 				      uint32_t idx, bool cold, unsigned int cpu)
 {
 	struct mpm_page *page = &m->pages[idx];
