@@ -56,6 +56,8 @@ static uint32_t __rmqueue_smallest(struct mpm_machine *m, struct zone *z,
 		if (list_empty(m->pages, head))
 			continue;
 		idx = list_first(m, head);
+		/* the next block becomes the head: start its cache miss now */
+		__builtin_prefetch(&m->pages[m->pages[idx].next], 1);
 		del_from_freelist(m, z, idx, cur);
 		ADD_ONCE(area->nr_free, -1ul);
 		expand(m, z, idx, order, cur, migratetype);

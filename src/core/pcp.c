@@ -112,7 +112,15 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 
 		do {
 			uint32_t idx = m->pages[head].prev;
+			uint32_t next = m->pages[idx].prev;
 			int mt = m->pages[idx].freepage_mt;
+
+			/*
+			 * Start the misses of the next page and its buddy while
+			 * this one merges (prefetch_buddy() of later kernels).
+			 */
+			__builtin_prefetch(&m->pages[next], 1);
+			__builtin_prefetch(&m->pages[next ^ 1], 0);
 
 			list_del(m->pages, idx);
 			WRITE_ONCE(m->pages[idx].flags, 0);
