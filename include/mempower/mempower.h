@@ -11,6 +11,7 @@
 #include "alloc.h"
 #include "stats.h"
 #include "check.h"
+#include "rmap.h"
 
 MPM_API const char *mpm_version(void);
 

@@ -202,6 +202,21 @@ struct walk_totals {
 	uint64_t free, pcp, alloc, present;
 };
 
+/* No page of a free block or on a pcp list may still have an owner. */
+static int check_unowned(struct check *c, const struct zone *z, uint64_t pfn,
+			 unsigned int order)
+{
+	if (!c->m->rmap)
+		return 0;
+	for (uint64_t p = pfn; p < pfn + (1ull << order); p++)
+		if (c->m->rmap[pfn_to_idx(c->m, p)].owner != MPM_NO_OWNER)
+			return bad(c, z, "free pfn %llu still has owner %u index %u",
+				   (unsigned long long)p,
+				   c->m->rmap[pfn_to_idx(c->m, p)].owner,
+				   c->m->rmap[pfn_to_idx(c->m, p)].index);
+	return 0;
+}
+
 static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *t)
 {
 	uint64_t pfn = z->zone_start_pfn, end = zone_end_pfn(z);
@@ -219,13 +234,16 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			continue;
 		case PG_buddy:
 			if (check_block_body(c, z, pfn, order, "free block") ||
-			    check_buddy_merged(c, z, pfn, order))
+			    check_buddy_merged(c, z, pfn, order) ||
+			    check_unowned(c, z, pfn, order))
 				return -1;
 			recount_region(c, z, pfn, order);
 			t->free += 1ull << order;
 			break;
 		case PG_pcp:
 			order = 0;
+			if (check_unowned(c, z, pfn, 0))
+				return -1;
 			t->pcp++;
 			break;
 		case PG_alloc:

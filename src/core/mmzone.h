@@ -156,8 +156,16 @@ struct pglist_data {
 	struct zonelist zonelists[2][MAX_NR_ZONES];
 };
 
+/* Reverse map entry (rmap.c): who owns an allocated page. */
+struct mpm_rmap_entry {
+	uint32_t owner;
+	uint32_t index;
+};
+
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
+	struct mpm_rmap_entry *rmap;	/* [nr_pfns] once mpm_rmap_enable() */
+	uint32_t *content;		/* [nr_pfns] content tags, likewise */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
 	uint64_t nr_entries;		/* pages + sentinels */

@@ -386,5 +386,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	free(m->cpu_to_node);
 	if (m->pages)
 		munmap(m->pages, m->nr_entries * sizeof(*m->pages));
+	free(m->rmap);
+	free(m->content);
 	free(m);
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Page owners: a reverse map from a pfn to whoever holds the page (an
+ * address space and page index, a file and offset: the owner's own ids)
+ * plus a content tag the owner wrote.  It is what page migration needs to
+ * move a page and tell its owner, and what the checker uses to prove that
+ * no owned page was lost, freed or overwritten.  The side arrays (12 bytes
+ * a page) exist only after mpm_rmap_enable().
+ */
+#ifndef MEMPOWER_RMAP_H
+#define MEMPOWER_RMAP_H
+
+#include <stdint.h>
+
+#include "export.h"
+#include "machine.h"
+
+#define MPM_NO_OWNER	0u
+
+/* Allocate the side arrays; 0 or -1 (out of memory).  Idempotent. */
+MPM_API int mpm_rmap_enable(struct mpm_machine *m);
+MPM_API int mpm_rmap_enabled(const struct mpm_machine *m);
+/* Record that @owner holds @pfn at @index and wrote @content into it. */
+MPM_API void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
+			  uint32_t index, uint32_t content);
+MPM_API void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
+/* The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL. */
+MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
+			      uint32_t *index, uint32_t *content);
+
+#endif /* MEMPOWER_RMAP_H */
