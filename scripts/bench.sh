@@ -7,9 +7,9 @@
 #   scripts/bench.sh --size 16G --runs 9 --json bench.json
 #   scripts/bench.sh --callgrind [--size 64M] [--ops 20000] [--policies P]
 #
-# --callgrind runs each benchmark once under valgrind, collecting only inside
-# the timed loops (functions timed_*), and prints instructions per pair/op
-# for every allocator: a noise-free figure for comparing changes.
+# --callgrind runs each benchmark once per side under valgrind, collecting
+# only inside the timed loops (functions timed_ref_* / timed_mpm_*), and
+# prints instructions per pair/op: a noise-free figure for comparing changes.
 #
 # MPM_BUILD_DIR=dir builds there (Release, Ninja) instead of the preset's
 # build/release; MPM_BIN=path skips the build and runs that binary.
@@ -33,10 +33,11 @@ build() {
 	echo "$root/build/release/mempower"
 }
 
-# Instructions per op from callgrind: one valgrind run per benchmark, since
-# pair_empty and pair_frag share their timed loop.
+# Instructions per op from callgrind: one valgrind run per benchmark and side
+# (pair_empty and pair_frag share their timed loop), collecting only inside
+# timed_ref_* or timed_mpm_*, so the program total is that side's cost.
 callgrind() {
-	local bin=$1 size=64M ops=20000 policies=mainline tmp b
+	local bin=$1 size=64M ops=20000 policies=mainline b side
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -54,23 +55,26 @@ callgrind() {
 	trap "rm -rf '$tmp'" EXIT
 	printf '%-11s %6s  %-10s %12s\n' benchmark size allocator "instr/op"
 	for b in pair_empty lifo pair_frag mixed; do
-		valgrind -q --tool=callgrind --toggle-collect='timed_*' \
-			--callgrind-out-file="$tmp/cg.$b" \
-			"$bin" bench --bench "$b" --size "$size" --ops "$ops" --runs 1 \
-			--policies "$policies" --json "$tmp/$b.json" >/dev/null
-		callgrind_annotate --inclusive=yes "$tmp/cg.$b" >"$tmp/$b.txt"
-		python3 - "$tmp/$b.json" "$tmp/$b.txt" <<'EOF'
+		for side in ref mpm; do
+			valgrind -q --tool=callgrind --toggle-collect="timed_${side}_*" \
+				--callgrind-out-file="$tmp/cg.$b.$side" \
+				"$bin" bench --bench "$b" --size "$size" --ops "$ops" --runs 1 \
+				--policies "$policies" --json "$tmp/$b.json" >/dev/null
+		done
+		python3 - "$tmp" "$b" <<'EOF'
 import json, re, sys
-res = json.load(open(sys.argv[1]))
-ir = {}
-for line in open(sys.argv[2]):
-    m = re.match(r'\s*([\d,]+)\s.*\btimed_(ref|mpm)_\w+', line)
-    if m:
-        ir[m.group(2)] = ir.get(m.group(2), 0) + int(m.group(1).replace(',', ''))
+tmp, b = sys.argv[1], sys.argv[2]
+res = json.load(open("%s/%s.json" % (tmp, b)))
+def total(side):
+    for line in open("%s/cg.%s.%s" % (tmp, b, side)):
+        m = re.match(r'(summary|totals):\s*(\d+)', line)
+        if m:
+            return int(m.group(2))
+    return 0
 for r in res["results"]:
-    kind = "ref" if r["allocator"] == "ref-buddy" else "mpm"
+    side = "ref" if r["allocator"] == "ref-buddy" else "mpm"
     print("%-11s %6s  %-10s %12.1f" % (r["benchmark"], r["size"], r["allocator"],
-          ir.get(kind, 0) / r["ops"]))
+          total(side) / r["ops"]))
 EOF
 	done
 }
