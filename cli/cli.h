@@ -35,6 +35,7 @@ int mpm_cli_parse_run_opts(int argc, char **argv, bool stats,
 
 int mpm_cmd_run(int argc, char **argv);
 int mpm_cmd_stats(int argc, char **argv);
+int mpm_cmd_compare(int argc, char **argv);
 void mpm_cli_usage(FILE *out);
 
 /* One "mempower: ..." line on stderr; returns @status. */

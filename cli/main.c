@@ -27,6 +27,8 @@ void mpm_cli_usage(FILE *out)
 "usage: mempower --help | --version\n"
 "       mempower run   [RUN OPTIONS]\n"
 "       mempower stats [RUN OPTIONS] [--format buddyinfo|pagetypeinfo|zoneinfo|vmstat|all]\n"
+"       mempower compare --experiment cover-letter|pagetest [OPTIONS]\n"
+"                                        (mempower compare --help)\n"
 "       mempower bench [BENCH OPTIONS]   (mempower bench --help)\n"
 "\n"
 "Run options:\n"
@@ -40,9 +42,12 @@ void mpm_cli_usage(FILE *out)
 "  --pageblock-order 9|10 (default 10)\n"
 "  --cpus N               CPUs, spread evenly over nodes (default: preset's, else 4)\n"
 "  --policy P             mainline (sorted, split, full arrive with v2, v3, v4)\n"
-"  --workload W           none | churn[:key=value,...] (default churn)\n"
-"                         churn keys: occupancy=0.6 ops=N maxorder=10\n"
-"                                     movable=0.7 reclaimable=0.1\n"
+"  --workload W           none | churn | ebizzy | pagetest, [:key=value,...]\n"
+"                         (default churn)\n"
+"                         churn: occupancy=0.6 ops=N maxorder=10 movable=0.7\n"
+"                                reclaimable=0.1\n"
+"                         ebizzy: s=256M n=2 t=32 S=60 instances=1 thp=never\n"
+"                         pagetest: size=512M free=0 hold=1 thp=never\n"
 "  --duration SECONDS     virtual seconds to run (default 10)\n"
 "  --seed N               seed of the run's random generator (default 1)\n"
 "  --json FILE|-          write the result (schema mempower.result/1)\n"
@@ -78,6 +83,8 @@ int main(int argc, char **argv)
 		return mpm_cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "stats"))
 		return mpm_cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(cmd, "compare"))
+		return mpm_cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return mpm_bench_main(argc - 1, argv + 1);
 	if (cmd[0] == '-')

@@ -71,6 +71,13 @@ struct mpm_machine_spec {
 	unsigned int nr_holes;
 	const struct mpm_hole_spec *holes;
 	/*
+	 * Present pages the page allocator never gets (memblock_reserve: the
+	 * kernel image, the memmap): counted present, not managed, never free.
+	 * Sorted, not overlapping, inside zones.
+	 */
+	unsigned int nr_reserved;
+	const struct mpm_hole_spec *reserved;
+	/*
 	 * Node i begins at node_start_pfn[i]; 0 in every entry means "at its
 	 * first zone's start_pfn" (x86: pfn 1 on node 0).
 	 */
@@ -125,6 +132,7 @@ struct mpm_region_info {
 	uint64_t start_pfn;
 	uint64_t end_pfn;
 	uint64_t present;
+	uint64_t managed;	/* present less reserved (never free) */
 	uint64_t nr_free;
 };
 

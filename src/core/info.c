@@ -109,6 +109,7 @@ void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
 	info->start_pfn = r->start_pfn;
 	info->end_pfn = r->end_pfn;
 	info->present = r->present_pages;
+	info->managed = r->managed_pages;
 	info->nr_free = r->nr_free;
 }
 

@@ -78,6 +78,7 @@ struct zone_mem_region {
 	uint64_t start_pfn;
 	uint64_t end_pfn;
 	uint64_t present_pages;
+	uint64_t managed_pages;		/* present less reserved */
 	uint64_t nr_free;		/* pages free in buddy lists (exact) */
 };
 

@@ -68,6 +68,10 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 			return fail(err, len, "zone %u: node %u has its zone types out of order",
 				    i, z->node);
 	}
+	for (unsigned int i = 0; i < s->nr_reserved; i++)
+		if (s->reserved[i].start_pfn >= s->reserved[i].end_pfn ||
+		    (i && s->reserved[i].start_pfn < s->reserved[i - 1].end_pfn))
+			return fail(err, len, "reserved range %u empty, overlapping or unsorted", i);
 	for (unsigned int i = 0; i < s->nr_holes; i++) {
 		if (s->holes[i].start_pfn >= s->holes[i].end_pfn)
 			return fail(err, len, "hole %u: empty range (start pfn %llu)",
@@ -80,20 +84,34 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 	return 0;
 }
 
+/* Pages of [start, end) covered by @nr ranges @r. */
+static uint64_t pages_in_ranges(const struct mpm_hole_spec *r, unsigned int nr,
+				uint64_t start, uint64_t end)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		uint64_t a = r[i].start_pfn > start ? r[i].start_pfn : start;
+		uint64_t b = r[i].end_pfn < end ? r[i].end_pfn : end;
+
+		if (a < b)
+			n += b - a;
+	}
+	return n;
+}
+
 /* Pages of [start, end) that fall into holes (__absent_pages_in_range). */
 static uint64_t absent_pages_in_range(const struct mpm_machine_spec *s,
 				      uint64_t start, uint64_t end)
 {
-	uint64_t absent = 0;
+	return pages_in_ranges(s->holes, s->nr_holes, start, end);
+}
 
-	for (unsigned int i = 0; i < s->nr_holes; i++) {
-		uint64_t a = s->holes[i].start_pfn > start ? s->holes[i].start_pfn : start;
-		uint64_t b = s->holes[i].end_pfn < end ? s->holes[i].end_pfn : end;
-
-		if (a < b)
-			absent += b - a;
-	}
-	return absent;
+/* Present pages of [start, end) reserved before the buddy allocator runs. */
+static uint64_t reserved_pages_in_range(const struct mpm_machine_spec *s,
+					uint64_t start, uint64_t end)
+{
+	return pages_in_ranges(s->reserved, s->nr_reserved, start, end);
 }
 
 uint32_t alloc_list_head(struct mpm_machine *m)
@@ -127,6 +145,8 @@ static int init_zone_memory_regions(struct mpm_machine *m, struct zone *z,
 		r->end_pfn = re < end ? re : end;
 		r->present_pages = (r->end_pfn - r->start_pfn) -
 				   absent_pages_in_range(s, r->start_pfn, r->end_pfn);
+		r->managed_pages = r->present_pages -
+				   reserved_pages_in_range(s, r->start_pfn, r->end_pfn);
 		if (r->present_pages)
 			z->nr_present_regions++;
 	}
@@ -160,9 +180,17 @@ static void memmap_init_zone(struct mpm_machine *m, struct zone *z,
 		for (uint64_t pfn = a; pfn < b; pfn++)
 			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved);
 	}
+	/* a pageblock starting in a hole is skipped; reserved pages are valid */
 	for (uint64_t pfn = (start + nr - 1) & ~(uint64_t)(nr - 1); pfn < end; pfn += nr)
 		if (!(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved))
 			z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = MIGRATE_MOVABLE;
+	for (unsigned int i = 0; i < s->nr_reserved; i++) {
+		uint64_t a = s->reserved[i].start_pfn > start ? s->reserved[i].start_pfn : start;
+		uint64_t b = s->reserved[i].end_pfn < end ? s->reserved[i].end_pfn : end;
+
+		for (uint64_t pfn = a; pfn < b; pfn++)
+			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved);
+	}
 }
 
 static int init_zone(struct mpm_machine *m, struct zone *z,
@@ -176,7 +204,8 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 	z->spanned_pages = zs->end_pfn - zs->start_pfn;
 	z->present_pages = z->spanned_pages -
 			   absent_pages_in_range(s, zs->start_pfn, zs->end_pfn);
-	z->managed_pages = z->present_pages;
+	z->managed_pages = z->present_pages -
+			   reserved_pages_in_range(s, zs->start_pfn, zs->end_pfn);
 	z->region_base_pfn = m->region_absolute ? 0 :
 			     m->node_data[zs->node].node_start_pfn;
 

@@ -8,7 +8,10 @@
 #include <time.h>
 
 #include "sim/churn.h"
+#include "sim/ebizzy.h"
+#include "sim/ksim.h"
 #include "sim/rng.h"
+#include "sim/workload_progs.h"
 
 static double host_seconds(void)
 {
@@ -18,7 +21,14 @@ static double host_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id);
+
 static int take_sample(struct mpm_run *run, double t)
+{
+	return take_sample_ideal(run, t, NULL);
+}
+
+static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id)
 {
 	struct mpm_sample *s;
 
@@ -38,6 +48,8 @@ static int take_sample(struct mpm_run *run, double t)
 	s->pcp_pages = mpm_pcp_pages(run->m);
 	for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
 		s->free_mt[mt] = mpm_free_pages_mt(run->m, mt);
+	s->ideal_free_regions = id ? mpm_ideal_free_regions(id, run->m) : 0;
+	s->cached_pages = run->k ? ksim_cached_pages(run->k) : 0;
 	return 0;
 }
 
@@ -102,6 +114,122 @@ nomem:
 	return -1;
 }
 
+static void workload_exit(struct ksim *k, struct kprocess *p)
+{
+	struct mpm_run *run = k->owner;
+
+	(void)p;
+	run->workload_live--;
+}
+
+static int start_workload(struct mpm_run *run)
+{
+	const struct mpm_workload *w = &run->cfg->workload;
+	struct ksim *k = run->k;
+
+	if (w->kind == MPM_WORKLOAD_PAGETEST) {
+		run->workload_live = 1;
+		return mpm_pagetest_start(k, &w->pagetest, workload_exit);
+	}
+	run->workload_live = w->ebizzy.instances;
+	{
+		struct mpm_ebizzy_params p = { w->ebizzy.size, w->ebizzy.chunks,
+					       w->ebizzy.threads, w->ebizzy.seconds,
+					       w->ebizzy.instances };
+
+		return mpm_ebizzy_start(k, &p, workload_exit);
+	}
+}
+
+static int check_sample(struct mpm_run *run, double t, char *err, size_t errlen)
+{
+	char msg[256];
+
+	if (mpm_check(run->m, msg, sizeof(msg)) ||
+	    ksim_check_owners(run->k, msg, sizeof(msg))) {
+		snprintf(err, errlen, "invariant broken at t=%.0f s: %s", t, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Drive a ksim workload second by second: optionally an idle system first,
+ * then the workload, sampled each virtual second, until the duration or
+ * (until_idle) two seconds after its last process exited.
+ */
+static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
+{
+	const struct mpm_run_config *cfg = run->cfg;
+	struct ksim_params p;
+	struct mpm_ideal id = { 0 };
+	double t = 0, eff_sum = 0;
+	uint64_t settle_until = UINT64_MAX, t0;
+	size_t eff_n = 0;
+	int ret = -1;
+
+	run->k = calloc(1, sizeof(*run->k));
+	if (!run->k)
+		goto nomem;
+	ksim_default_params(&p, mpm_nr_cpus(run->m));
+	p.thp = cfg->workload.thp;
+	if (ksim_init(run->k, run->m, &p, &run->rng) || mpm_ideal_init(&id, run->m))
+		goto nomem;
+	run->k->owner = run;
+	if (cfg->boot_system && mpm_boot_idle_system(run->k))
+		goto fail;
+	t0 = run->k->now;
+	run->samples[0].ideal_free_regions = mpm_ideal_free_regions(&id, run->m);
+	run->free_regions_start = mpm_free_regions(run->m);
+	run->free_regions_min = run->free_regions_start;
+	run->nr_samples = 0;
+	if (take_sample_ideal(run, 0, &id) || start_workload(run))
+		goto fail;
+	while (t < cfg->duration) {
+		uint64_t until = t0 + (uint64_t)llround((t + 1) * 1e9);
+
+		while (run->k->now < until && !run->k->failed) {
+			ksim_run_quantum(run->k);
+			note_free_regions(run);
+		}
+		if (run->k->failed)
+			goto fail;
+		t += 1;
+		if (take_sample_ideal(run, t, &id))
+			goto nomem;
+		{
+			struct mpm_sample *s = &run->samples[run->nr_samples - 1];
+			double eff = s->ideal_free_regions ?
+				     (double)s->free_regions / s->ideal_free_regions : 1.0;
+
+			if (!eff_n || eff < run->packing_min)
+				run->packing_min = eff;
+			eff_sum += eff;
+			eff_n++;
+		}
+		if (cfg->check_samples && check_sample(run, t, err, errlen))
+			goto out;
+		if (cfg->progress)
+			cfg->progress(cfg->progress_arg, t, cfg->duration);
+		if (cfg->until_idle && !run->workload_live && settle_until == UINT64_MAX)
+			settle_until = run->k->now + 2 * NSEC_PER_SEC;
+		if (run->k->now >= settle_until)
+			break;
+	}
+	run->end_t = t;
+	run->packing_mean = eff_n ? eff_sum / (double)eff_n : 1.0;
+	ret = 0;
+	goto out;
+fail:
+	snprintf(err, errlen, "%s", run->k && run->k->failed ? run->k->error : "simulation failed");
+	goto out;
+nomem:
+	snprintf(err, errlen, "out of memory in the simulator");
+out:
+	mpm_ideal_fini(&id);
+	return ret;
+}
+
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		    char *err, size_t errlen)
 {
@@ -129,6 +257,10 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	if (cfg->workload.kind == MPM_WORKLOAD_CHURN &&
 	    drive_churn(run, err, errlen))
 		return -1;
+	if ((cfg->workload.kind == MPM_WORKLOAD_EBIZZY ||
+	     cfg->workload.kind == MPM_WORKLOAD_PAGETEST) &&
+	    drive_ksim(run, err, errlen))
+		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
 	mpm_counters(run->m, &run->counters);
 	run->wall_seconds = host_seconds() - t0;
@@ -142,6 +274,10 @@ void mpm_run_fini(struct mpm_run *run)
 	if (c) {
 		mpm_churn_fini(c);
 		free(c);
+	}
+	if (run->k) {
+		ksim_fini(run->k);
+		free(run->k);
 	}
 	if (run->m)
 		mpm_machine_destroy(run->m);

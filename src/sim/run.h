@@ -15,6 +15,7 @@
 
 #include "sim/rng.h"
 #include "sim/workload.h"
+#include "sim/sample.h"
 
 #define MPM_MAX_DURATION	1000000.0	/* virtual seconds */
 
@@ -26,6 +27,9 @@ struct mpm_run_config {
 	double duration;			/* virtual seconds, >= 0 */
 	uint64_t seed;
 	bool check_every_op;			/* mpm_check after every operation */
+	bool check_samples;			/* mpm_check + owner check at every sample */
+	bool boot_system;			/* ksim workloads: an idle system first */
+	bool until_idle;			/* stop when the workload is done (+2 s) */
 	/* Called after each virtual second; may be NULL. */
 	void (*progress)(void *arg, double t, double duration);
 	void *progress_arg;
@@ -37,6 +41,8 @@ struct mpm_sample {
 	uint64_t used_pages;
 	uint64_t pcp_pages;
 	uint64_t free_mt[MPM_MIGRATE_TYPES];	/* buddy free pages per migratetype */
+	unsigned int ideal_free_regions;	/* perfect packing of the same used pages */
+	uint64_t cached_pages;			/* ksim: page cache */
 };
 
 struct mpm_run {
@@ -55,6 +61,10 @@ struct mpm_run {
 	struct mpm_rng rng;		/* the run's one generator */
 	double wall_seconds;		/* host time; not part of the result */
 	void *workload_state;
+	struct ksim *k;			/* ksim workloads */
+	unsigned int workload_live;	/* ksim: workload processes not yet exited */
+	double end_t;			/* virtual seconds at the end */
+	double packing_min, packing_mean;	/* free / ideal over the samples */
 };
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */

@@ -95,6 +95,115 @@ range:
 	return -1;
 }
 
+/* Bytes with an optional K/M/G suffix (binary), at least one page. */
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, mult = 1;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > (1ull << 44))
+			return -1;
+	}
+	if (*p == 'K' || *p == 'k')
+		mult = 1ull << 10;
+	else if (*p == 'M' || *p == 'm')
+		mult = 1ull << 20;
+	else if (*p == 'G' || *p == 'g')
+		mult = 1ull << 30;
+	else if (*p)
+		return -1;
+	if (*p && p[1])
+		return -1;
+	v *= mult;
+	if (v < MPM_PAGE_SIZE || v % MPM_PAGE_SIZE || v > (1ull << 44))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int uint_key(const char *name, const char *key, const char *val, uint64_t lo,
+		    uint64_t hi, unsigned int *out, char *err, size_t errlen)
+{
+	uint64_t u;
+
+	if (parse_uint(val, 1000000000, &u) || u < lo || u > hi) {
+		snprintf(err, errlen, "workload %s: %s=%s is malformed or out of range %llu..%llu",
+			 name, key, val, (unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
+	*out = (unsigned int)u;
+	return 0;
+}
+
+static int thp_key(const char *name, const char *val, bool *thp, char *err, size_t errlen)
+{
+	if (!strcmp(val, "always") || !strcmp(val, "never")) {
+		*thp = val[0] == 'a';
+		return 0;
+	}
+	snprintf(err, errlen, "workload %s: thp=%s (expected always or never)", name, val);
+	return -1;
+}
+
+static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
+		      char *err, size_t errlen)
+{
+	struct mpm_ebizzy_wl *e = &w->ebizzy;
+
+	if (!strcmp(key, "s")) {
+		if (parse_bytes(val, &e->size) || e->size > (1ull << 34)) {
+			snprintf(err, errlen, "workload ebizzy: malformed size '%s' (4K..16G)", val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "n"))
+		return uint_key("ebizzy", key, val, 1, 16, &e->chunks, err, errlen);
+	if (!strcmp(key, "t"))
+		return uint_key("ebizzy", key, val, 1, 1024, &e->threads, err, errlen);
+	if (!strcmp(key, "S"))
+		return uint_key("ebizzy", key, val, 1, 86400, &e->seconds, err, errlen);
+	if (!strcmp(key, "instances"))
+		return uint_key("ebizzy", key, val, 1, 1000, &e->instances, err, errlen);
+	if (!strcmp(key, "thp"))
+		return thp_key("ebizzy", val, &w->thp, err, errlen);
+	snprintf(err, errlen, "workload ebizzy: unknown key '%s' (expected s, n, t, S, instances, thp)",
+		 key);
+	return -1;
+}
+
+static int pagetest_key(struct mpm_workload *w, const char *key, const char *val,
+			char *err, size_t errlen)
+{
+	struct mpm_pagetest_wl *t = &w->pagetest;
+	unsigned int f;
+
+	if (!strcmp(key, "size")) {
+		if (parse_bytes(val, &t->size)) {
+			snprintf(err, errlen, "workload pagetest: malformed size '%s'", val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "free")) {
+		if (uint_key("pagetest", key, val, 0, 1, &f, err, errlen))
+			return -1;
+		t->free = f;
+		return 0;
+	}
+	if (!strcmp(key, "hold"))
+		return uint_key("pagetest", key, val, 0, 86400, &t->hold, err, errlen);
+	if (!strcmp(key, "thp"))
+		return thp_key("pagetest", val, &w->thp, err, errlen);
+	snprintf(err, errlen, "workload pagetest: unknown key '%s' (expected size, free, hold, thp)",
+		 key);
+	return -1;
+}
+
 static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			char *err, size_t errlen)
 {
@@ -113,7 +222,11 @@ static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			snprintf(err, errlen, "workload none: unknown key '%s' (it takes none)", kv);
 			return -1;
 		}
-		if (churn_key(&w->churn, kv, eq + 1, err, errlen))
+		if (w->kind == MPM_WORKLOAD_CHURN && churn_key(&w->churn, kv, eq + 1, err, errlen))
+			return -1;
+		if (w->kind == MPM_WORKLOAD_EBIZZY && ebizzy_key(w, kv, eq + 1, err, errlen))
+			return -1;
+		if (w->kind == MPM_WORKLOAD_PAGETEST && pagetest_key(w, kv, eq + 1, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -140,6 +253,12 @@ int mpm_workload_parse(const char *s, struct mpm_workload *w,
 	} else if (!strcmp(buf, "churn")) {
 		w->kind = MPM_WORKLOAD_CHURN;
 		w->churn = churn_defaults;
+	} else if (!strcmp(buf, "ebizzy")) {
+		w->kind = MPM_WORKLOAD_EBIZZY;
+		w->ebizzy = (struct mpm_ebizzy_wl){ 256ull << 20, 2, 32, 60, 1 };
+	} else if (!strcmp(buf, "pagetest")) {
+		w->kind = MPM_WORKLOAD_PAGETEST;
+		w->pagetest = (struct mpm_pagetest_wl){ 512ull << 20, false, 1 };
 	} else {
 		snprintf(err, errlen, "unknown workload '%s' (expected %s)", buf,
 			 MPM_WORKLOAD_NAMES);

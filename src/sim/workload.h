@@ -15,12 +15,34 @@
 #ifndef MPM_SIM_WORKLOAD_H
 #define MPM_SIM_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 enum mpm_workload_kind {
 	MPM_WORKLOAD_NONE,
 	MPM_WORKLOAD_CHURN,
+	MPM_WORKLOAD_EBIZZY,
+	MPM_WORKLOAD_PAGETEST,
+};
+
+/*
+ *   ebizzy  `ebizzy -s s -n n -t t -S S`, `instances` of them side by side:
+ *             s=256M (bytes, K/M/G suffixes)  n=2  t=32  S=60
+ *             instances=1  thp=never|always
+ *   pagetest one process allocates and touches size, holds it for hold
+ *            seconds, then frees it if free=1:
+ *             size=512M  free=0  hold=1  thp=never|always
+ */
+struct mpm_ebizzy_wl {
+	uint64_t size;
+	unsigned int chunks, threads, seconds, instances;
+};
+
+struct mpm_pagetest_wl {
+	uint64_t size;
+	bool free;
+	unsigned int hold;
 };
 
 struct mpm_churn_params {
@@ -34,9 +56,12 @@ struct mpm_churn_params {
 struct mpm_workload {
 	enum mpm_workload_kind kind;
 	struct mpm_churn_params churn;
+	struct mpm_ebizzy_wl ebizzy;
+	struct mpm_pagetest_wl pagetest;
+	bool thp;			/* ebizzy, pagetest: transparent_hugepage=always */
 };
 
-#define MPM_WORKLOAD_NAMES "none, churn"
+#define MPM_WORKLOAD_NAMES "none, churn, ebizzy, pagetest"
 
 /* 0 on success; -1 with a one-line reason in @err. */
 int mpm_workload_parse(const char *s, struct mpm_workload *w,

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `mempower compare`: one experiment, run once per policy on the same
+ * machine, seed and work, printed as one table.
+ *
+ *   cover-letter  the v4 results mail: sandybridge-128g with the boot-time
+ *                 reservations and an idle system, 20 x `ebizzy -s 268435456
+ *                 -n 2 -t 32 -S 60` started together, sampled every second
+ *                 until two seconds after the last one exits.  --scale F
+ *                 shrinks memory, CPUs and instances together.
+ *   pagetest      the v2 mail: 8 GiB, 512 MiB regions, pagetest of 512 MiB,
+ *                 1 GiB and 2 GiB in turn; free pages per region after each.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mempower/mempower.h>
+
+#include "cli.h"
+#include "io/result_json.h"
+#include "io/size.h"
+#include "sim/ksim.h"
+#include "sim/boot_reserve.h"
+
+#define MAX_POLICIES	4
+#define MAX_RUNS	(MAX_POLICIES * 3)
+
+struct compare {
+	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s;
+	bool check, help;
+	double scale;
+	uint64_t seed;
+	bool thp;
+	const char *policy[MAX_POLICIES];
+	char policy_buf[128];
+	unsigned int nr_policies;
+	struct mpm_spec_buf spec;
+	struct mpm_boot_reserve reserve;
+	struct mpm_run_config cfg[MAX_RUNS];
+	char workload_str[MAX_RUNS][128];
+	struct mpm_run run[MAX_RUNS];
+	unsigned int nr_runs;
+	FILE *json_f, *csv_f;
+};
+
+static int parse_args(int argc, char **argv, struct compare *c)
+{
+	static const char *const names[] = { "--experiment", "--scale", "--policies",
+					     "--seed", "--json", "--csv", "--thp" };
+	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
+				  &c->json, &c->csv, &c->thp_s };
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq = strchr(arg, '=');
+		size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+		size_t k;
+
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			c->help = true;
+			continue;
+		}
+		if (!strcmp(arg, "--check")) {
+			c->check = true;
+			continue;
+		}
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (strlen(names[k]) == len && !strncmp(arg, names[k], len))
+				break;
+		if (k == sizeof(names) / sizeof(names[0]))
+			return mpm_cli_fail(MPM_EXIT_USAGE, "compare: unknown %s '%.*s' (see mempower compare --help)",
+					    arg[0] == '-' ? "option" : "argument", (int)len, arg);
+		if (eq)
+			*fields[k] = eq + 1;
+		else if (i + 1 < argc)
+			*fields[k] = argv[++i];
+		else
+			return mpm_cli_fail(MPM_EXIT_USAGE, "compare: option '%s' needs a value", names[k]);
+	}
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: mempower compare --experiment cover-letter|pagetest [--scale F]\n"
+	      "                        [--policies LIST] [--seed N] [--thp never|always]\n"
+	      "                        [--json FILE|-] [--csv FILE] [--check]\n"
+	      "\n"
+	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
+	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
+	      "  --policies    comma-separated (default mainline)\n"
+	      "  --thp         transparent hugepages for the workload (default never)\n"
+	      "  --check       run the invariant and owner checkers at every sample\n", out);
+}
+
+static int parse_policies(struct compare *c)
+{
+	const char *s = c->policies_s ? c->policies_s : "mainline";
+	char *save = NULL;
+
+	if (strlen(s) >= sizeof(c->policy_buf))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy list too long");
+	strcpy(c->policy_buf, s);
+	for (char *p = strtok_r(c->policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		unsigned long f;
+		int r = mpm_policy_features(p, &f);
+
+		if (r == -2)
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: policy '%s' is not available yet", p);
+		if (r)
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: unknown policy '%s' (expected mainline)", p);
+		if (c->nr_policies == MAX_POLICIES)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d policies",
+					    MAX_POLICIES);
+		c->policy[c->nr_policies++] = p;
+	}
+	if (!c->nr_policies)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy list");
+	return 0;
+}
+
+static int validate(struct compare *c)
+{
+	char *end;
+
+	if (!c->experiment)
+		return mpm_cli_fail(MPM_EXIT_USAGE, "compare: --experiment is required");
+	if (strcmp(c->experiment, "cover-letter") && strcmp(c->experiment, "pagetest"))
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "compare: unknown experiment '%s' (expected cover-letter or pagetest)",
+				    c->experiment);
+	c->scale = 1.0;
+	if (c->scale_s) {
+		errno = 0;
+		c->scale = strtod(c->scale_s, &end);
+		if (errno || *end || end == c->scale_s || !isfinite(c->scale))
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: malformed scale '%s'", c->scale_s);
+		if (c->scale <= 0 || c->scale > 1)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: scale %s is out of range (0, 1]",
+					    c->scale_s);
+		/* a node must keep at least one 512 MiB region */
+		if (64.0 * c->scale < 0.5)
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: scale %s leaves no 512 MiB region per node",
+					    c->scale_s);
+	}
+	c->seed = 1;
+	if (c->seed_s && (mpm_parse_u64(c->seed_s, &c->seed) || c->seed > INT64_MAX))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: invalid seed '%s'", c->seed_s);
+	if (c->thp_s) {
+		if (strcmp(c->thp_s, "always") && strcmp(c->thp_s, "never"))
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --thp %s (expected always or never)",
+					    c->thp_s);
+		c->thp = c->thp_s[0] == 'a';
+	}
+	return parse_policies(c);
+}
+
+static int open_out(const char *path, FILE **f)
+{
+	if (!path)
+		return 0;
+	*f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!*f)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The machine of the experiment, with memblock's reservations. */
+static int build_machine(struct compare *c, bool cover)
+{
+	uint64_t node_bytes = cover ? (uint64_t)llround(64.0 * c->scale * 1024) << 20 : 8ull << 30;
+	unsigned int cpus = cover ? (unsigned int)llround(16 * c->scale) : 8;
+
+	node_bytes &= ~((2ull << 20) - 1);
+	if (mpm_spec_x86(&c->spec, cover ? 2 : 1, node_bytes, cover ? 0x80000 : 0xc0000))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
+	c->spec.spec.nr_cpus = cpus ? cpus : 1;
+	mpm_boot_reserve(&c->spec.spec, &c->reserve);
+	if (c->thp)
+		c->spec.spec.min_free_kbytes = mpm_thp_min_free_kbytes(&c->spec.spec);
+	return 0;
+}
+
+static void add_run(struct compare *c, unsigned int p, const char *workload, double duration)
+{
+	struct mpm_run_config *cfg = &c->cfg[c->nr_runs];
+	char err[256];
+
+	snprintf(c->workload_str[c->nr_runs], sizeof(c->workload_str[0]), "%s%s", workload,
+		 c->thp ? ",thp=always" : "");
+	cfg->spec = &c->spec.spec;
+	cfg->policy = c->policy[p];
+	cfg->workload_str = c->workload_str[c->nr_runs];
+	mpm_workload_parse(cfg->workload_str, &cfg->workload, err, sizeof(err));
+	cfg->duration = duration;
+	cfg->seed = c->seed;
+	cfg->boot_system = true;
+	cfg->until_idle = true;
+	cfg->check_samples = c->check;
+	c->nr_runs++;
+}
+
+static void progress(void *arg, double t, double duration)
+{
+	(void)duration;
+	fprintf(stderr, "\rmempower: %s: t = %.0f s", (const char *)arg, t);
+	fflush(stderr);
+}
+
+static int execute(struct compare *c)
+{
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		unsigned long f;
+		char err[512];
+
+		mpm_policy_features(c->cfg[i].policy, &f);
+		c->spec.spec.features = f;
+		if (isatty(2)) {
+			c->cfg[i].progress = progress;
+			c->cfg[i].progress_arg = (void *)c->cfg[i].policy;
+		}
+		if (mpm_run_execute(&c->cfg[i], &c->run[i], err, sizeof(err))) {
+			if (isatty(2))
+				fputc('\n', stderr);
+			return mpm_cli_fail(MPM_EXIT_FAIL, "%s run: %s", c->cfg[i].policy, err);
+		}
+		if (isatty(2))
+			fputs("\r\033[K", stderr);
+	}
+	return 0;
+}
+
+static void print_cover_table(struct compare *c, FILE *out)
+{
+	fprintf(out, "cover-letter experiment, scale %g: %u nodes, %.1f GiB, %u cpus, "
+		"%s, thp=%s\n", c->scale, mpm_nr_nodes(c->run[0].m),
+		(double)mpm_total_pages(c->run[0].m) / (1 << 18), mpm_nr_cpus(c->run[0].m),
+		c->workload_str[0], c->thp ? "always" : "never");
+	fprintf(out, "%-10s %6s %6s %6s %7s %6s %9s %9s %5s   %s\n", "policy", "start", "end",
+		"min", "regions", "ideal", "pack.min", "pack.mean", "oom", "published (start -> end)");
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		const struct mpm_run *r = &c->run[i];
+		const struct mpm_sample *last = &r->samples[r->nr_samples - 1];
+
+		fprintf(out, "%-10s %6u %6u %6u %7u %6u %9.3f %9.3f %5llu   %s\n",
+			c->cfg[i].policy, r->free_regions_start, r->free_regions_end,
+			r->free_regions_min, r->regions_total, last->ideal_free_regions,
+			r->packing_min, r->packing_mean,
+			(unsigned long long)r->k->c.oom_kills,
+			!strcmp(c->cfg[i].policy, "mainline") ? "214 -> 8 (3.12-rc2)" :
+			"210 -> 202 (v4)");
+	}
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		const struct mpm_run *r = &c->run[i];
+
+		fprintf(out, "\n%s, free regions each second:\n", c->cfg[i].policy);
+		for (size_t s = 0; s < r->nr_samples; s++)
+			fprintf(out, "%u%s", r->samples[s].free_regions,
+				(s + 1) % 20 == 0 || s + 1 == r->nr_samples ? "\n" : " ");
+	}
+}
+
+static void print_pagetest_table(struct compare *c, FILE *out)
+{
+	for (unsigned int p = 0; p < c->nr_policies; p++) {
+		const struct mpm_run *r0 = &c->run[p * 3];
+
+		fprintf(out, "%spagetest, %s: free pages per region after touching\n",
+			p ? "\n" : "", c->policy[p]);
+		fprintf(out, "%-5s %-6s %8s %8s %8s %8s\n", "zone", "region", "present",
+			"512M", "1024M", "2048M");
+		for (unsigned int z = 0; z < mpm_nr_zones(r0->m); z++) {
+			struct mpm_zone_info zi;
+
+			mpm_zone_info(r0->m, z, &zi);
+			for (unsigned int rg = 0; rg < zi.nr_regions; rg++) {
+				struct mpm_region_info ri;
+
+				mpm_region_info(r0->m, z, rg, &ri);
+				fprintf(out, "%-5s %6u %8llu", zi.name, rg, (unsigned long long)ri.present);
+				for (unsigned int s = 0; s < 3; s++) {
+					mpm_region_info(c->run[p * 3 + s].m, z, rg, &ri);
+					fprintf(out, " %8llu", (unsigned long long)ri.nr_free);
+				}
+				fputc('\n', out);
+			}
+		}
+	}
+}
+
+static int write_csv(struct compare *c)
+{
+	fputs("policy,workload,t,free_regions,ideal_free_regions,used_pages,pcp_pages,cached_pages\n",
+	      c->csv_f);
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		for (size_t s = 0; s < c->run[i].nr_samples; s++) {
+			const struct mpm_sample *x = &c->run[i].samples[s];
+
+			fprintf(c->csv_f, "%s,%s,%.0f,%u,%u,%llu,%llu,%llu\n", c->cfg[i].policy,
+				c->workload_str[i], x->t, x->free_regions, x->ideal_free_regions,
+				(unsigned long long)x->used_pages, (unsigned long long)x->pcp_pages,
+				(unsigned long long)x->cached_pages);
+		}
+	return fflush(c->csv_f) ? -1 : 0;
+}
+
+static int finish(struct compare *c, bool cover)
+{
+	struct mpm_result_input in = {
+		.machine = cover ? "sandybridge-128g (scaled)" : "8G",
+		.spec = &c->spec, .runs = c->run, .nr_runs = c->nr_runs, .with_host = true,
+	};
+	char err[256];
+
+	if (!c->json || strcmp(c->json, "-")) {
+		if (cover)
+			print_cover_table(c, stdout);
+		else
+			print_pagetest_table(c, stdout);
+	}
+	if (c->json_f && mpm_result_write_json(c->json_f, &in, err, sizeof(err)))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+	if (c->csv_f && write_csv(c))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write '%s'", c->csv);
+	return 0;
+}
+
+int mpm_cmd_compare(int argc, char **argv)
+{
+	struct compare *c = calloc(1, sizeof(*c));
+	bool cover;
+	int r;
+
+	if (!c)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
+	r = parse_args(argc, argv, c);
+	if (!r && c->help) {
+		usage(stdout);
+		goto out;
+	}
+	if (r || (r = validate(c)) || (r = open_out(c->json, &c->json_f)) ||
+	    (r = open_out(c->csv, &c->csv_f)))
+		goto out;
+	cover = !strcmp(c->experiment, "cover-letter");
+	if ((r = build_machine(c, cover)))
+		goto out;
+	for (unsigned int p = 0; p < c->nr_policies; p++) {
+		if (cover) {
+			char w[96];
+
+			snprintf(w, sizeof(w), "ebizzy:s=256M,n=2,t=32,S=60,instances=%lld",
+				 llround(20 * c->scale) ? llround(20 * c->scale) : 1);
+			add_run(c, p, w, 60 + 600);
+		} else {
+			add_run(c, p, "pagetest:size=512M,hold=1", 3);
+			add_run(c, p, "pagetest:size=1G,hold=1", 3);
+			add_run(c, p, "pagetest:size=2G,hold=1", 3);
+		}
+	}
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		c->cfg[i].until_idle = cover;
+	r = execute(c);
+	if (!r)
+		r = finish(c, cover);
+out:
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		mpm_run_fini(&c->run[i]);
+	if (c->json_f && c->json_f != stdout)
+		fclose(c->json_f);
+	if (c->csv_f && c->csv_f != stdout)
+		fclose(c->csv_f);
+	if (r && c->json && strcmp(c->json, "-"))
+		unlink(c->json);
+	mpm_spec_buf_free(&c->spec);
+	free(c);
+	return r;
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "sim/boot_reserve.h"
+
+#include <math.h>
+
+#define KERNEL_LOAD_PFN		0x1000u		/* CONFIG_PHYSICAL_START 16 MiB */
+#define KERNEL_IMAGE_PAGES	0x1000u		/* 16 MiB: text, data, bss (estimate) */
+#define STRUCT_PAGE_BYTES	64
+
+static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
+			     uint64_t *end)
+{
+	uint64_t pages = 0;
+
+	*end = 0;
+	for (unsigned int i = 0; i < s->nr_zones; i++) {
+		if (s->zones[i].node != n)
+			continue;
+		pages += s->zones[i].end_pfn - s->zones[i].start_pfn;
+		*end = s->zones[i].end_pfn;
+	}
+	for (unsigned int h = 0; h < s->nr_holes; h++)
+		if (s->holes[h].end_pfn <= *end && pages >= s->holes[h].end_pfn - s->holes[h].start_pfn)
+			pages -= s->holes[h].end_pfn - s->holes[h].start_pfn;
+	return pages;
+}
+
+void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *res)
+{
+	res->n = 0;
+	if (spec->nr_zones && spec->zones[0].end_pfn > KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES)
+		res->r[res->n++] = (struct mpm_hole_spec){ KERNEL_LOAD_PFN,
+							   KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES };
+	for (unsigned int n = 0; n < spec->nr_nodes && n < MPM_MAX_NUMNODES; n++) {
+		uint64_t end, memmap = node_present(spec, n, &end) * STRUCT_PAGE_BYTES / MPM_PAGE_SIZE;
+
+		if (memmap && end > memmap &&
+		    (!res->n || end - memmap >= res->r[res->n - 1].end_pfn))
+			res->r[res->n++] = (struct mpm_hole_spec){ end - memmap, end };
+	}
+	spec->reserved = res->r;
+	spec->nr_reserved = res->n;
+}
+
+/* Managed pages of the zones below ZONE_MOVABLE: nr_free_buffer_pages() at boot. */
+static uint64_t lowmem_pages(const struct mpm_machine_spec *s)
+{
+	uint64_t pages = 0;
+
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		if (s->zones[i].type != MPM_ZONE_MOVABLE)
+			pages += s->zones[i].end_pfn - s->zones[i].start_pfn;
+	for (unsigned int h = 0; h < s->nr_holes; h++)
+		pages -= s->holes[h].end_pfn - s->holes[h].start_pfn;
+	for (unsigned int r = 0; r < s->nr_reserved; r++)
+		pages -= s->reserved[r].end_pfn - s->reserved[r].start_pfn;
+	return pages;
+}
+
+unsigned long mpm_thp_min_free_kbytes(const struct mpm_machine_spec *spec)
+{
+	unsigned int pbo = spec->pageblock_order ? spec->pageblock_order : MPM_MAX_ORDER - 1;
+	unsigned long nr_zones = spec->nr_zones;
+	unsigned long recommended = (1ul << pbo) * nr_zones * 2;
+	uint64_t lowmem = lowmem_pages(spec);
+	unsigned long boot = (unsigned long)sqrt((double)(lowmem * 4 * 16));
+
+	/* the boot formula, clamped as init_per_zone_wmark_min clamps it */
+	boot = boot < 128 ? 128 : boot > 65536 ? 65536 : boot;
+	recommended += (1ul << pbo) * nr_zones * MPM_MIGRATE_PCPTYPES * MPM_MIGRATE_PCPTYPES;
+	/* don't ever allow to reserve more than 5% of the lowmem */
+	if (recommended > lowmem / 20)
+		recommended = (unsigned long)(lowmem / 20);
+	recommended <<= MPM_PAGE_SHIFT - 10;
+	return recommended > boot ? recommended : boot;
+}

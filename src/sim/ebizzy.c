@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ebizzy 0.3 (as in LTP), as the cover-letter experiment ran it:
+ * `ebizzy -s SIZE -n CHUNKS -t THREADS -S SECONDS`.
+ *
+ * main: malloc (glibc: mmap, SIZE + the 4 KiB chunk header) and write_pattern
+ * each chunk, start the threads, sleep SECONDS, clear threads_go, join, exit.
+ * thread (search_mem): while threads_go: malloc a SIZE copy buffer (mmap),
+ * memcpy a chunk into it (every destination page write-faulted, then copied),
+ * bsearch a key, free it (munmap).  An iteration that has begun runs to its
+ * end.  ebizzy's rand_num() state is uninitialised, so every thread copies
+ * the same chunk each time -- which does not matter here, the source is
+ * only read.
+ */
+#include "sim/ebizzy.h"
+
+#include <stdlib.h>
+
+/* bsearch over SIZE / 8 records: about 25 probes, each a cache miss */
+#define SEARCH_NS	(25 * 100)
+
+enum ebz_state { EBZ_START, EBZ_FILL, EBZ_SPAWN, EBZ_SLEEP, EBZ_JOIN,
+		 EBZ_MMAP, EBZ_COPY, EBZ_SEARCH, EBZ_UNMAP, EBZ_DONE };
+
+struct ebz_instance {
+	const struct mpm_ebizzy_params *p;
+	struct mpm_ebizzy_params params;
+	struct kprocess *proc;
+	uint64_t stop_at;		/* threads_go cleared */
+	bool go;
+	struct kvma *chunk[16];
+	unsigned int nr_chunks, filled;
+};
+
+struct ebz_prog {
+	struct ebz_instance *in;
+	enum ebz_state state;
+	struct kvma *buf;
+	uint32_t pos;
+	uint64_t debt;			/* CPU time of an atomic step not yet paid */
+	uint64_t iterations;
+};
+
+static uint32_t buffer_pages(const struct mpm_ebizzy_params *p)
+{
+	/* glibc's mmapped chunk: the request plus a page for the header */
+	return (uint32_t)(p->size / MPM_PAGE_SIZE) + 1;
+}
+
+static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget);
+
+static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct ebz_prog *g = t->prog;
+	struct ebz_instance *in = g->in;
+	uint64_t used = 0;
+
+	while (used < budget && t->state == TASK_RUNNABLE) {
+		switch (g->state) {
+		case EBZ_START:
+			if (in->filled == in->nr_chunks) {
+				g->state = EBZ_SPAWN;
+				break;
+			}
+			g->buf = ksim_mmap(k, t->mm, buffer_pages(in->p), t->cpu);
+			if (!g->buf)
+				return used;
+			in->chunk[in->filled] = g->buf;
+			g->pos = 0;
+			g->state = EBZ_FILL;
+			break;
+		case EBZ_FILL:		/* write_pattern: fault and write every page */
+			used += ksim_fault_range(k, t, g->buf, &g->pos, g->buf->npages,
+						 k->p.copy_ns_per_page, budget - used);
+			if (g->pos == g->buf->npages) {
+				in->filled++;
+				g->state = EBZ_START;
+			}
+			if (t->state != TASK_RUNNABLE)
+				return used;
+			break;
+		case EBZ_SPAWN:
+			for (unsigned int i = 0; i < in->p->threads; i++) {
+				struct ebz_prog *w = calloc(1, sizeof(*w));
+
+				if (!w) {
+					ksim_fail(k, "out of memory in the simulator");
+					return used;
+				}
+				w->in = in;
+				w->state = EBZ_MMAP;
+				ksim_spawn(k, in->proc, run_worker, w);
+			}
+			in->go = true;
+			in->stop_at = k->now + in->p->seconds * NSEC_PER_SEC;
+			g->state = EBZ_SLEEP;
+			ksim_sleep(k, t, in->stop_at);
+			return used;
+		case EBZ_SLEEP:
+			in->go = false;
+			g->state = EBZ_JOIN;
+			break;
+		case EBZ_JOIN:
+			if (in->proc->live_threads == 1) {
+				g->state = EBZ_DONE;
+				ksim_exit_task(k, t);
+				return used;
+			}
+			ksim_sleep(k, t, k->now + 10 * NSEC_PER_MSEC);	/* pthread_join */
+			return used;
+		default:
+			return used;
+		}
+	}
+	return used;
+}
+
+static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct ebz_prog *g = t->prog;
+	uint64_t used = 0;
+
+	while (used < budget && t->state == TASK_RUNNABLE) {
+		bool done;
+
+		if (g->debt) {
+			uint64_t pay = g->debt < budget - used ? g->debt : budget - used;
+
+			g->debt -= pay;
+			used += pay;
+			continue;
+		}
+		switch (g->state) {
+		case EBZ_MMAP:
+			if (!g->in->go) {
+				g->state = EBZ_DONE;
+				ksim_exit_task(k, t);
+				return used;
+			}
+			g->buf = ksim_mmap(k, t->mm, buffer_pages(g->in->p), t->cpu);
+			if (!g->buf)
+				return used;
+			g->pos = 0;
+			g->state = EBZ_COPY;
+			break;
+		case EBZ_COPY:
+			used += ksim_fault_range(k, t, g->buf, &g->pos, g->buf->npages,
+						 k->p.copy_ns_per_page, budget - used);
+			if (t->state != TASK_RUNNABLE)
+				return used;
+			if (g->pos == g->buf->npages)
+				g->state = EBZ_SEARCH;
+			break;
+		case EBZ_SEARCH:
+			g->debt = SEARCH_NS;
+			g->state = EBZ_UNMAP;
+			break;
+		case EBZ_UNMAP:
+			used += ksim_munmap(k, t, g->buf, budget - used, &done);
+			if (t->state != TASK_RUNNABLE)
+				return used;
+			if (done) {
+				g->buf = NULL;
+				g->iterations++;
+				g->state = EBZ_MMAP;
+			}
+			break;
+		default:
+			return used;
+		}
+	}
+	return used;
+}
+
+int mpm_ebizzy_start(struct ksim *k, const struct mpm_ebizzy_params *p,
+		     void (*on_exit)(struct ksim *, struct kprocess *))
+{
+	for (unsigned int i = 0; i < p->instances; i++) {
+		struct ebz_instance *in = calloc(1, sizeof(*in));
+		struct ebz_prog *g = calloc(1, sizeof(*g));
+
+		if (!in || !g) {
+			free(in);
+			free(g);
+			return -1;
+		}
+		in->params = *p;
+		in->p = &in->params;
+		in->nr_chunks = p->chunks;
+		in->proc = ksim_fork(k, p->threads + 1, in, on_exit);
+		if (!in->proc) {
+			free(g);
+			return -1;
+		}
+		g->in = in;
+		g->state = EBZ_START;
+		ksim_spawn(k, in->proc, run_main, g);
+	}
+	return k->failed ? -1 : 0;
+}

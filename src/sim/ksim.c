@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ksim set-up, the owner table, the main loop and the owner checker.
+ */
+#include "sim/ksim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ksim_fail(struct ksim *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (k->failed)
+		return;
+	k->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(k->error, sizeof(k->error), fmt, ap);
+	va_end(ap);
+}
+
+/* A content tag: what an owner wrote into its page (a hash, never 0). */
+uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation)
+{
+	uint64_t x = ((uint64_t)owner << 32 | index) ^ ((uint64_t)generation * 0x9E3779B97F4A7C15ull);
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (uint32_t)x | 1u;
+}
+
+uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj)
+{
+	if (k->nr_owners == k->owners_cap) {
+		uint32_t cap = k->owners_cap ? 2 * k->owners_cap : 1024;
+		void **o = realloc(k->owner_obj, cap * sizeof(*o));
+		uint8_t *kd = realloc(k->owner_kind, cap);
+
+		if (!o || !kd) {
+			free(o == k->owner_obj ? NULL : o);
+			ksim_fail(k, "out of memory in the simulator");
+			return MPM_NO_OWNER;
+		}
+		k->owner_obj = o;
+		k->owner_kind = kd;
+		k->owners_cap = cap;
+	}
+	k->owner_obj[k->nr_owners] = obj;
+	k->owner_kind[k->nr_owners] = (uint8_t)kind;
+	return k->nr_owners++;
+}
+
+int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p,
+	      struct mpm_rng *rng)
+{
+	memset(k, 0, sizeof(*k));
+	k->m = m;
+	k->p = *p;
+	k->rng = rng;
+	k->nr_cpus = mpm_nr_cpus(m);
+	k->cpus = calloc(k->nr_cpus, sizeof(*k->cpus));
+	k->next_pid = 1;
+	if (!k->cpus || mpm_rmap_enable(m))
+		return -1;
+	ksim_new_owner(k, OWNER_NONE, NULL);	/* id 0 = MPM_NO_OWNER */
+	ksim_slab_init(k);
+	return k->failed ? -1 : 0;
+}
+
+static void free_vma(struct kvma *v)
+{
+	free(v->pfn);
+	free(v->pte);
+	free(v->huge);
+	free(v);
+}
+
+void ksim_fini(struct ksim *k)
+{
+	for (size_t i = 0; i < k->nr_procs; i++) {
+		struct kprocess *p = k->procs[i];
+
+		if (p->mm) {
+			for (size_t v = 0; v < p->mm->nr_vmas; v++)
+				free_vma(p->mm->vmas[v]);
+			free(p->mm->vmas);
+			free(p->mm);
+		}
+		free(p->threads);
+		free(p->wl);
+		free(p);
+	}
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		free(k->tasks[i]->prog);
+		free(k->tasks[i]);
+	}
+	for (size_t i = 0; i < k->nr_files; i++) {
+		free(k->files[i]->pfn);
+		free(k->files[i]->dirty);
+		free(k->files[i]);
+	}
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		free(k->cpus[c].rq);
+	for (int s = 0; s < NR_SLAB_CACHES; s++) {
+		struct kslab *sl = k->slab[s].partial;
+
+		while (sl) {
+			struct kslab *n = sl->next;
+
+			free(sl);
+			sl = n;
+		}
+	}
+	for (size_t i = 0; i < k->nr_dead_vmas; i++)
+		free(k->dead_vmas[i]);
+	free(k->dead_vmas);
+	free(k->files);
+	free(k->lru);
+	free(k->procs);
+	free(k->tasks);
+	free(k->cpus);
+	free(k->owner_obj);
+	free(k->owner_kind);
+	memset(k, 0, sizeof(*k));
+}
+
+void ksim_run_until(struct ksim *k, uint64_t until)
+{
+	while (k->now < until && !k->failed)
+		ksim_run_quantum(k);
+}
+
+bool ksim_idle(const struct ksim *k)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i]->state != TASK_DEAD)
+			return false;
+	return true;
+}
+
+static int check_vma(struct ksim *k, struct kvma *v, char *msg, size_t len)
+{
+	for (uint32_t i = 0; i < v->npages; i++) {
+		uint32_t index, content, owner;
+
+		if (v->pfn[i] == NO_PFN32)
+			continue;
+		owner = mpm_rmap_get(k->m, v->pfn[i], &index, &content);
+		if (owner != v->id || index != i) {
+			snprintf(msg, len, "vma %u page %u at pfn %u: rmap says owner %u index %u",
+				 v->id, i, v->pfn[i], owner, index);
+			return -1;
+		}
+		if (content != content_tag(v->id, i, v->generation)) {
+			snprintf(msg, len, "vma %u page %u at pfn %u: content %#x, expected %#x",
+				 v->id, i, v->pfn[i], content,
+				 content_tag(v->id, i, v->generation));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_file(struct ksim *k, struct kfile *f, char *msg, size_t len)
+{
+	for (uint32_t i = 0; i < f->npages; i++) {
+		uint32_t index, content, owner;
+
+		if (f->pfn[i] == NO_PFN32)
+			continue;
+		owner = mpm_rmap_get(k->m, f->pfn[i], &index, &content);
+		if (owner != f->id || index != i || content != content_tag(f->id, i, 0)) {
+			snprintf(msg, len, "file %u page %u at pfn %u: owner %u index %u content %#x",
+				 f->id, i, f->pfn[i], owner, index, content);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ksim_check_owners(struct ksim *k, char *msg, size_t len)
+{
+	for (size_t i = 0; i < k->nr_procs; i++) {
+		struct kmm *mm = k->procs[i]->mm;
+
+		for (size_t v = 0; mm && v < mm->nr_vmas; v++)
+			if (check_vma(k, mm->vmas[v], msg, len))
+				return -1;
+	}
+	for (size_t i = 0; i < k->nr_files; i++)
+		if (check_file(k, k->files[i], msg, len))
+			return -1;
+	return 0;
+}

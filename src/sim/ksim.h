@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ksim: the kernel around the allocator, as much of it as decides where
+ * pages go.  Logical CPUs share time between runnable tasks in CFS-sized
+ * slices; tasks run programs (workloads) that fault pages into address
+ * spaces, copy, unmap and exit; the kernel side allocates what 3.12
+ * allocates for that (page tables, mmu_gather batch pages, slab objects,
+ * kernel stacks, page cache) and reclaims clean page cache under pressure,
+ * killing the largest process when nothing else helps.
+ *
+ * Time is virtual, in nanoseconds.  The machine is driven through the
+ * public API of src/core only.  Everything random draws from one generator.
+ * Simulation is in quanta: each quantum every CPU runs its current task for
+ * the quantum's length, CPU by CPU, so the allocator sees the CPUs' page
+ * faults and frees interleaved at quantum granularity.
+ */
+#ifndef MPM_SIM_KSIM_H
+#define MPM_SIM_KSIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mempower/mempower.h>
+
+#include "sim/rng.h"
+
+#define NSEC_PER_USEC	1000ull
+#define NSEC_PER_MSEC	1000000ull
+#define NSEC_PER_SEC	1000000000ull
+#define PAGES_PER_PMD	512u		/* pages mapped by one PTE page */
+#define NO_PFN32	UINT32_MAX
+
+/* Model parameters; each default and its source is in docs/sim-parameters.md. */
+struct ksim_params {
+	bool thp;			/* transparent_hugepage=always */
+	uint64_t quantum_ns;		/* interleaving granularity */
+	uint64_t sched_latency_ns;	/* sysctl_sched_latency, scaled */
+	uint64_t sched_min_gran_ns;	/* sysctl_sched_min_granularity, scaled */
+	uint64_t fault_ns;		/* anonymous 4 KiB fault incl. clear_page */
+	uint64_t thp_fault_ns;		/* anonymous 2 MiB fault incl. clearing */
+	uint64_t copy_ns_per_page;	/* memcpy of 4 KiB on one core */
+	uint64_t zap_ns_per_page;	/* munmap: unmap + free one page */
+	uint64_t exit_ns_per_page;	/* exit_mmap, per page */
+	uint64_t read_ns_per_page;	/* page cache read, hit */
+	uint64_t readin_ns_per_page;	/* page cache read, miss (I/O) */
+	uint64_t reclaim_ns_per_page;	/* scanning + freeing a clean page */
+};
+
+void ksim_default_params(struct ksim_params *p, unsigned int nr_cpus);
+
+/* ---- owners: what a page belongs to (rmap owner ids) ---- */
+
+enum owner_kind { OWNER_NONE, OWNER_VMA, OWNER_FILE };
+
+/* ---- address spaces ---- */
+
+struct kvma {
+	uint64_t va;			/* first virtual page, 512-aligned */
+	uint32_t id;			/* rmap owner id */
+	uint32_t npages;
+	uint32_t generation;		/* bumped per mapping: content tags differ */
+	uint32_t *pfn;			/* [npages], NO_PFN32 = not present */
+	uint32_t *pte;			/* [npages / 512 rounded up] PTE page pfns */
+	uint8_t *huge;			/* [same] 1 = mapped by a THP */
+	uint64_t rss;			/* pages present */
+	struct kmm *mm;
+	void *slab_objs[3];		/* vm_area_struct, anon_vma, anon_vma_chain */
+	/* munmap in progress: the next page to zap, and mmu_gather's batch pages */
+	uint32_t zap_pos;
+	uint32_t gather[32];
+	unsigned int nr_gather;
+	uint32_t gathered;		/* pages in the gather since the last flush */
+};
+
+struct kmm {
+	struct kvma **vmas;
+	size_t nr_vmas, cap;
+	uint64_t rss;			/* anonymous pages mapped */
+	uint64_t nr_ptes;		/* page-table pages */
+	uint32_t pgd;			/* pgd page */
+	uint32_t pud;			/* one pud page (mappings below 512 GiB) */
+	uint32_t pmd[64];		/* one pmd page per GiB of address space used */
+	unsigned int users;		/* threads of the process */
+	struct ktask *mmap_writer;	/* holds mmap_sem for write (munmap) */
+	void *slab_objs[4];		/* mm_struct & co. */
+};
+
+/* ---- tasks ---- */
+
+enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_DEAD };
+
+struct ktask;
+struct ksim;
+
+/*
+ * A program runs its task for up to @budget ns of CPU and returns what it
+ * used.  It may change t->state (sleep, exit) and return early.
+ */
+typedef uint64_t (*kprogram_fn)(struct ksim *k, struct ktask *t, uint64_t budget);
+
+struct ktask {
+	unsigned int pid;
+	unsigned int cpu;
+	enum task_state state;
+	uint64_t wake_at;		/* when SLEEPING */
+	struct kmm *mm;			/* NULL for kernel threads */
+	struct kprocess *proc;
+	kprogram_fn run;
+	void *prog;			/* the program's state */
+	uint64_t slice_used;
+	uint32_t stack;			/* kernel stack (order 1) */
+	void *task_obj;			/* task_struct slab object */
+	uint64_t cpu_ns;		/* CPU time used */
+	bool mmap_wait;			/* asleep on mmap_sem */
+};
+
+/* A process: an mm and its threads; the workload owns its program state. */
+struct kprocess {
+	unsigned int pid;
+	struct kmm *mm;
+	struct ktask **threads;
+	unsigned int nr_threads, live_threads;
+	bool killed;			/* by the OOM killer */
+	void (*on_exit)(struct ksim *k, struct kprocess *p);	/* workload hook */
+	void *wl;			/* workload instance */
+};
+
+struct kcpu {
+	struct ktask **rq;		/* runnable tasks, round robin */
+	size_t nr, cap, cur;
+	uint64_t busy_ns;
+};
+
+/* ---- slab ---- */
+
+struct kslab_cache {
+	const char *name;
+	unsigned int size;		/* object size, bytes */
+	unsigned int order;		/* slab order */
+	unsigned int objs;		/* objects per slab */
+	unsigned int min_partial;	/* empty slabs kept */
+	mpm_gfp_t gfp;			/* UNMOVABLE or RECLAIMABLE */
+	struct kslab *partial;		/* slabs with free objects */
+	unsigned int nr_empty;
+	uint64_t nr_slabs, nr_objs;
+};
+
+struct kslab {
+	uint32_t pfn;
+	unsigned int inuse;
+	struct kslab *next, *prev;
+	struct kslab_cache *cache;
+	bool on_partial;
+};
+
+enum { SLAB_TASK, SLAB_MM, SLAB_VMA, SLAB_ANON_VMA, SLAB_AVC, SLAB_FILES,
+       SLAB_SIGNAL, SLAB_DENTRY, SLAB_INODE, SLAB_FILP, NR_SLAB_CACHES };
+
+/* ---- page cache ---- */
+
+struct kfile {
+	uint32_t id;			/* rmap owner id */
+	uint32_t npages;
+	uint32_t *pfn;			/* [npages] cached page or NO_PFN32 */
+	uint8_t *dirty;
+	uint64_t cached;
+	void *inode_obj, *dentry_obj;
+};
+
+/* LRU of page cache pages: a FIFO ring of (file, index), oldest first. */
+struct klru_entry {
+	uint32_t file;
+	uint32_t index;
+};
+
+/* ---- counters shown in results ---- */
+
+struct ksim_counters {
+	uint64_t faults, thp_faults, thp_fallbacks;
+	uint64_t pte_pages, gather_pages;
+	uint64_t slab_pages_allocated, slab_pages_freed;
+	uint64_t stacks;
+	uint64_t cache_reads, cache_misses;
+	uint64_t kswapd_wakeups, kswapd_reclaimed, direct_reclaimed;
+	uint64_t oom_kills;
+	uint64_t alloc_failures;
+	uint64_t mmap_sem_waits;
+	uint64_t processes, threads;
+};
+
+struct ksim {
+	struct mpm_machine *m;
+	struct ksim_params p;
+	struct mpm_rng *rng;
+	uint64_t now;			/* virtual ns */
+	unsigned int nr_cpus;
+	struct kcpu *cpus;
+	struct ktask **tasks;		/* every task ever created, for freeing */
+	size_t nr_tasks, tasks_cap;
+	struct kprocess **procs;
+	size_t nr_procs, procs_cap;
+	unsigned int next_pid;
+	unsigned int next_cpu;		/* fork balancing: round robin */
+
+	/* rmap owners: id -> object */
+	void **owner_obj;
+	uint8_t *owner_kind;
+	uint32_t nr_owners, owners_cap;
+
+	struct kslab_cache slab[NR_SLAB_CACHES];
+	struct kfile **files;
+	size_t nr_files, files_cap;
+	struct kvma **dead_vmas;	/* unmapped; freed at the end (workloads may hold them) */
+	size_t nr_dead_vmas, dead_cap;
+	struct klru_entry *lru;		/* ring */
+	size_t lru_head, lru_len, lru_cap;
+	bool kswapd_active;
+
+	struct ksim_counters c;
+	void *owner;			/* the run driving this simulation */
+	char error[200];
+	bool failed;
+};
+
+/* ksim.c */
+int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p,
+	      struct mpm_rng *rng);
+void ksim_fini(struct ksim *k);
+/* Run all CPUs until @until (virtual ns). */
+void ksim_run_until(struct ksim *k, uint64_t until);
+/* Nothing runnable and nothing asleep: every workload has finished. */
+bool ksim_idle(const struct ksim *k);
+uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj);
+void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Verify every owned page: rmap and content agree with the owner. */
+int ksim_check_owners(struct ksim *k, char *msg, size_t len);
+uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation);
+
+/* sched.c */
+struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
+			 void *prog);
+void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until);
+void ksim_exit_task(struct ksim *k, struct ktask *t);
+void ksim_run_quantum(struct ksim *k);
+
+/* mm.c */
+struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
+			   void (*on_exit)(struct ksim *, struct kprocess *));
+struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu);
+/*
+ * Fault in pages of @vma from *@pos on, each costing the fault plus
+ * @per_page_extra_ns, until @to or @budget ns are used; advances *@pos and
+ * returns the ns used.  Waits (returns 0, task asleep) while another thread
+ * holds mmap_sem for write; stops when the task is killed.
+ */
+uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *vma,
+			  uint32_t *pos, uint32_t to, uint64_t per_page_extra_ns,
+			  uint64_t budget);
+/*
+ * munmap of a whole vma, as much as @budget allows; *@done once the vma is
+ * gone.  Holds mmap_sem for write from the first step to the last.
+ */
+uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *vma,
+		     uint64_t budget, bool *done);
+void ksim_exit_mm(struct ksim *k, struct kprocess *p, unsigned int cpu);
+
+/* slab.c */
+void ksim_slab_init(struct ksim *k);
+void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu);
+void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu);
+
+/* reclaim.c */
+uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+			 unsigned int cpu);
+struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu);
+uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
+			unsigned int cpu, bool dirty);
+void ksim_kswapd(struct ksim *k, unsigned int cpu);
+uint64_t ksim_cached_pages(const struct ksim *k);
+
+#endif /* MPM_SIM_KSIM_H */

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Address spaces as Linux 3.12 builds and tears them down, for what the page
+ * allocator sees: pgd/pud/pmd/pte pages (pgd_alloc, __pte_alloc:
+ * PGALLOC_GFP, unmovable), anonymous faults (do_anonymous_page:
+ * GFP_HIGHUSER_MOVABLE order 0; do_huge_pmd_anonymous_page: GFP_TRANSHUGE
+ * order 9 with a deposited pte page, falling back to 4 KiB), munmap through
+ * an mmu_gather (zap in address order, batch pages of GFP_NOWAIT, flushes
+ * through free_hot_cold_page_list, hot, on the unmapping cpu; page tables
+ * freed after the pages) and exit_mmap.  mmap_sem: munmap holds it for
+ * write; faults of the other threads wait for it.
+ */
+#include "sim/ksim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PGALLOC_GFP	(MPM_GFP_KERNEL | MPM___GFP_NOTRACK | MPM___GFP_REPEAT | MPM___GFP_ZERO)
+#define GATHER_GFP	(MPM_GFP_NOWAIT | MPM___GFP_NOWARN)
+#define MAX_GATHER_BATCH	510	/* (PAGE_SIZE - 16) / sizeof(void *) */
+#define MAX_GATHER_BATCH_COUNT	(10000u / MAX_GATHER_BATCH)
+#define MMU_GATHER_BUNDLE	8	/* the on-stack batch */
+#define HPAGE_ORDER	9
+#define PAGES_PER_GIB	(1u << 18)
+
+static uint32_t alloc_pt_page(struct ksim *k, unsigned int cpu)
+{
+	uint64_t pfn = ksim_alloc_page(k, PGALLOC_GFP, 0, cpu);
+
+	if (pfn == MPM_NO_PFN)
+		return NO_PFN32;
+	k->c.pte_pages++;
+	return (uint32_t)pfn;
+}
+
+static void free_pt_page(struct ksim *k, uint32_t *pfn, unsigned int cpu)
+{
+	if (*pfn != NO_PFN32)
+		mpm_free_pages(k->m, *pfn, 0, cpu);
+	*pfn = NO_PFN32;
+}
+
+struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
+			   void (*on_exit)(struct ksim *, struct kprocess *))
+{
+	struct kprocess *p = calloc(1, sizeof(*p));
+	struct kmm *mm = calloc(1, sizeof(*mm));
+	unsigned int cpu = k->next_cpu % k->nr_cpus;
+
+	if (p)
+		p->threads = calloc(max_threads, sizeof(*p->threads));
+	if (!p || !mm || !p->threads) {
+		free(mm);
+		if (p)
+			free(p->threads);
+		free(p);
+		ksim_fail(k, "out of memory in the simulator");
+		return NULL;
+	}
+	if (k->nr_procs == k->procs_cap) {
+		size_t cap = k->procs_cap ? 2 * k->procs_cap : 32;
+		struct kprocess **n = realloc(k->procs, cap * sizeof(*n));
+
+		if (!n) {
+			ksim_fail(k, "out of memory in the simulator");
+			free(mm);
+			free(p->threads);
+			free(p);
+			return NULL;
+		}
+		k->procs = n;
+		k->procs_cap = cap;
+	}
+	k->procs[k->nr_procs++] = p;
+	p->pid = k->next_pid;
+	p->mm = mm;
+	p->wl = wl;
+	p->on_exit = on_exit;
+	mm->pgd = alloc_pt_page(k, cpu);
+	mm->pud = NO_PFN32;
+	for (unsigned int i = 0; i < 64; i++)
+		mm->pmd[i] = NO_PFN32;
+	mm->slab_objs[0] = ksim_slab_alloc(k, SLAB_MM, cpu);
+	mm->slab_objs[1] = ksim_slab_alloc(k, SLAB_FILES, cpu);
+	mm->slab_objs[2] = ksim_slab_alloc(k, SLAB_SIGNAL, cpu);
+	k->c.processes++;
+	return p;
+}
+
+/* First-fit from address 0 up, in 2 MiB units: freed ranges are reused. */
+static uint64_t find_va(const struct kmm *mm, uint32_t npages)
+{
+	uint64_t va = 0, len = ((uint64_t)npages + PAGES_PER_PMD - 1) & ~(uint64_t)(PAGES_PER_PMD - 1);
+	bool moved = true;
+
+	while (moved) {
+		moved = false;
+		for (size_t i = 0; i < mm->nr_vmas; i++) {
+			const struct kvma *v = mm->vmas[i];
+			uint64_t vend = v->va + (((uint64_t)v->npages + PAGES_PER_PMD - 1) &
+						 ~(uint64_t)(PAGES_PER_PMD - 1));
+
+			if (va < vend && v->va < va + len) {
+				va = vend;
+				moved = true;
+			}
+		}
+	}
+	return va;
+}
+
+struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu)
+{
+	struct kvma *v = calloc(1, sizeof(*v));
+	uint32_t chunks = (npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+
+	if (!v || !(v->pfn = malloc(npages * sizeof(*v->pfn))) ||
+	    !(v->pte = malloc(chunks * sizeof(*v->pte))) || !(v->huge = calloc(chunks, 1))) {
+		if (v) {
+			free(v->pfn);
+			free(v->pte);
+		}
+		free(v);
+		ksim_fail(k, "out of memory in the simulator");
+		return NULL;
+	}
+	memset(v->pfn, 0xff, npages * sizeof(*v->pfn));
+	memset(v->pte, 0xff, chunks * sizeof(*v->pte));
+	if (mm->nr_vmas == mm->cap) {
+		size_t cap = mm->cap ? 2 * mm->cap : 8;
+		struct kvma **n = realloc(mm->vmas, cap * sizeof(*n));
+
+		if (!n) {
+			ksim_fail(k, "out of memory in the simulator");
+			free(v->pfn);
+			free(v->pte);
+			free(v->huge);
+			free(v);
+			return NULL;
+		}
+		mm->vmas = n;
+		mm->cap = cap;
+	}
+	v->va = find_va(mm, npages);
+	v->npages = npages;
+	v->mm = mm;
+	v->id = ksim_new_owner(k, OWNER_VMA, v);
+	v->generation = (uint32_t)mpm_rng_next(k->rng);
+	v->slab_objs[0] = ksim_slab_alloc(k, SLAB_VMA, cpu);
+	mm->vmas[mm->nr_vmas++] = v;
+	return v;
+}
+
+/* The pmd page covering @va (and the pud above it), allocated on demand. */
+static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int cpu)
+{
+	uint64_t gib = va / PAGES_PER_GIB;
+
+	if (gib >= 64) {
+		ksim_fail(k, "address space above 64 GiB is not modelled");
+		return false;
+	}
+	if (mm->pud == NO_PFN32 && (mm->pud = alloc_pt_page(k, cpu)) == NO_PFN32)
+		return false;
+	if (mm->pmd[gib] == NO_PFN32 && (mm->pmd[gib] = alloc_pt_page(k, cpu)) == NO_PFN32)
+		return false;
+	return true;
+}
+
+/* The first fault in a 2 MiB range: anon_vma on the vma's first fault, a pte page. */
+static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
+{
+	if (!v->slab_objs[1]) {
+		v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu);
+		v->slab_objs[2] = ksim_slab_alloc(k, SLAB_AVC, cpu);
+	}
+	if (!ensure_pmd(k, v->mm, v->va + (uint64_t)chunk * PAGES_PER_PMD, cpu))
+		return false;
+	v->pte[chunk] = alloc_pt_page(k, cpu);
+	if (v->pte[chunk] == NO_PFN32)
+		return false;
+	v->mm->nr_ptes++;
+	return true;
+}
+
+static void map_page(struct ksim *k, struct kvma *v, uint32_t i, uint64_t pfn)
+{
+	v->pfn[i] = (uint32_t)pfn;
+	mpm_rmap_set(k->m, pfn, v->id, i, content_tag(v->id, i, v->generation));
+}
+
+/* do_huge_pmd_anonymous_page; false if no huge page could be had. */
+static bool fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
+{
+	uint64_t pfn = mpm_alloc_pages(k->m, MPM_GFP_TRANSHUGE, HPAGE_ORDER, cpu);
+
+	if (pfn == MPM_NO_PFN) {
+		k->c.thp_fallbacks++;
+		return false;
+	}
+	for (uint32_t j = 0; j < PAGES_PER_PMD; j++)
+		map_page(k, v, chunk * PAGES_PER_PMD + j, pfn + j);
+	v->huge[chunk] = 1;
+	v->rss += PAGES_PER_PMD;
+	v->mm->rss += PAGES_PER_PMD;
+	k->c.thp_faults++;
+	return true;
+}
+
+static bool wait_mmap_sem(struct ksim *k, struct ktask *t)
+{
+	struct kmm *mm = t->mm;
+
+	if (!mm->mmap_writer || mm->mmap_writer == t)
+		return false;
+	t->mmap_wait = true;
+	k->c.mmap_sem_waits++;
+	ksim_sleep(k, t, UINT64_MAX);
+	return true;
+}
+
+uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
+			  uint32_t *pos, uint32_t to, uint64_t extra, uint64_t budget)
+{
+	unsigned int cpu = t->cpu;
+	uint64_t used = 0;
+
+	if (wait_mmap_sem(k, t))
+		return 0;
+	while (*pos < to && used < budget && t->state == TASK_RUNNABLE) {
+		uint32_t i = *pos, chunk = i / PAGES_PER_PMD;
+		uint64_t pfn;
+
+		if (v->pte[chunk] == NO_PFN32) {
+			if (!prepare_chunk(k, v, chunk, cpu))
+				break;
+			if (k->p.thp && i % PAGES_PER_PMD == 0 && i + PAGES_PER_PMD <= v->npages &&
+			    fault_huge(k, v, chunk, cpu)) {
+				*pos += PAGES_PER_PMD;
+				used += k->p.thp_fault_ns + PAGES_PER_PMD * extra;
+				continue;
+			}
+		}
+		pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
+		if (pfn == MPM_NO_PFN)
+			break;		/* killed, or the run failed */
+		map_page(k, v, i, pfn);
+		v->rss++;
+		v->mm->rss++;
+		k->c.faults++;
+		(*pos)++;
+		used += k->p.fault_ns + extra;
+	}
+	return used;
+}
+
+static void bury_vma(struct ksim *k, struct kvma *v)
+{
+	struct kmm *mm = v->mm;
+
+	for (size_t i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i] == v) {
+			mm->vmas[i] = mm->vmas[--mm->nr_vmas];
+			break;
+		}
+	free(v->pfn);
+	free(v->pte);
+	free(v->huge);
+	v->pfn = v->pte = NULL;
+	v->huge = NULL;
+	k->owner_obj[v->id] = NULL;
+	if (k->nr_dead_vmas == k->dead_cap) {
+		size_t cap = k->dead_cap ? 2 * k->dead_cap : 64;
+		struct kvma **n = realloc(k->dead_vmas, cap * sizeof(*n));
+
+		if (!n) {
+			free(v);
+			return;
+		}
+		k->dead_vmas = n;
+		k->dead_cap = cap;
+	}
+	k->dead_vmas[k->nr_dead_vmas++] = v;
+}
+
+/* tlb_flush_mmu: the pages zapped since the last flush go, hot, in order. */
+static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
+{
+	uint32_t from = upto - v->gathered;
+
+	for (uint32_t i = from; i < upto; i++) {
+		uint32_t chunk = i / PAGES_PER_PMD;
+
+		if (v->pfn[i] == NO_PFN32 || v->huge[chunk])
+			continue;
+		mpm_rmap_clear(k->m, v->pfn[i]);
+		mpm_free_pages(k->m, v->pfn[i], 0, cpu);
+		v->pfn[i] = NO_PFN32;
+	}
+	v->gathered = 0;
+}
+
+/* Zap one page or one huge pmd at v->zap_pos into the gather. */
+static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
+{
+	uint32_t i = v->zap_pos, chunk = i / PAGES_PER_PMD;
+
+	if (v->huge[chunk] && i % PAGES_PER_PMD == 0) {
+		/* zap_huge_pmd: the whole THP goes at once */
+		for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
+			mpm_rmap_clear(k->m, v->pfn[i + j]);
+			v->pfn[i + j] = NO_PFN32;
+		}
+		mpm_free_pages(k->m, v->pfn[i] == NO_PFN32 ? 0 : v->pfn[i], HPAGE_ORDER, cpu);
+		return;
+	}
+	if (v->pfn[i] == NO_PFN32)
+		return;
+	/* __tlb_remove_page: a new batch page each MAX_GATHER_BATCH pages */
+	if (++v->gathered > MMU_GATHER_BUNDLE + v->nr_gather * MAX_GATHER_BATCH) {
+		uint64_t pfn = MPM_NO_PFN;
+
+		if (v->nr_gather < MAX_GATHER_BATCH_COUNT)
+			pfn = mpm_alloc_pages(k->m, GATHER_GFP, 0, cpu);
+		if (pfn != MPM_NO_PFN) {
+			v->gather[v->nr_gather++] = (uint32_t)pfn;
+			k->c.gather_pages++;
+		} else {
+			tlb_flush(k, v, i + 1, cpu);	/* batch full: flush */
+		}
+	}
+}
+
+static void finish_unmap(struct ksim *k, struct kvma *v, unsigned int cpu)
+{
+	uint32_t chunks = (v->npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+
+	tlb_flush(k, v, v->npages, cpu);
+	/* free_pgtables, then tlb_finish_mmu frees the batch pages */
+	for (uint32_t c = 0; c < chunks; c++)
+		if (v->pte[c] != NO_PFN32) {
+			free_pt_page(k, &v->pte[c], cpu);
+			v->mm->nr_ptes--;
+		}
+	for (unsigned int g = 0; g < v->nr_gather; g++)
+		mpm_free_pages(k->m, v->gather[g], 0, cpu);
+	v->nr_gather = 0;
+	v->mm->rss -= v->rss;
+	v->rss = 0;
+	for (int i = 0; i < 3; i++)
+		ksim_slab_free(k, v->slab_objs[i], cpu);
+	bury_vma(k, v);
+}
+
+static void release_mmap_sem(struct ksim *k, struct kprocess *p)
+{
+	p->mm->mmap_writer = NULL;
+	for (unsigned int i = 0; i < p->nr_threads; i++) {
+		struct ktask *t = p->threads[i];
+
+		if (t->state == TASK_SLEEPING && t->mmap_wait) {
+			t->mmap_wait = false;
+			t->wake_at = k->now;
+		}
+	}
+}
+
+uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *v,
+		     uint64_t budget, bool *done)
+{
+	uint64_t used = 0;
+
+	*done = false;
+	if (wait_mmap_sem(k, t))
+		return 0;
+	t->mm->mmap_writer = t;
+	while (v->zap_pos < v->npages && used < budget) {
+		uint32_t chunk = v->zap_pos / PAGES_PER_PMD;
+		bool huge = v->huge[chunk];
+
+		zap_one(k, v, t->cpu);
+		v->zap_pos += huge ? PAGES_PER_PMD : 1;
+		used += huge ? k->p.zap_ns_per_page : k->p.zap_ns_per_page;
+	}
+	if (v->zap_pos >= v->npages) {
+		finish_unmap(k, v, t->cpu);
+		release_mmap_sem(k, t->proc);
+		*done = true;
+	}
+	return used;
+}
+
+/* exit_mmap: every vma unmapped, then the upper page-table levels. */
+void ksim_exit_mm(struct ksim *k, struct kprocess *p, unsigned int cpu)
+{
+	struct kmm *mm = p->mm;
+
+	while (mm->nr_vmas) {
+		struct kvma *v = mm->vmas[mm->nr_vmas - 1];
+
+		while (v->zap_pos < v->npages) {
+			bool huge = v->huge[v->zap_pos / PAGES_PER_PMD];
+
+			zap_one(k, v, cpu);
+			v->zap_pos += huge ? PAGES_PER_PMD : 1;
+		}
+		finish_unmap(k, v, cpu);
+	}
+	for (unsigned int g = 0; g < 64; g++)
+		free_pt_page(k, &mm->pmd[g], cpu);
+	free_pt_page(k, &mm->pud, cpu);
+	free_pt_page(k, &mm->pgd, cpu);
+	for (int i = 0; i < 4; i++)
+		ksim_slab_free(k, mm->slab_objs[i], cpu);
+	memset(mm->slab_objs, 0, sizeof(mm->slab_objs));
+	mm->mmap_writer = NULL;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPUs and time sharing.  With equal weights CFS hands each runnable task a
+ * slice of sched_latency / nr_running, but not less than
+ * sched_min_granularity (__sched_period, sched_slice), and runs them in
+ * turn; that is what each CPU does here.  New tasks go to CPUs round robin
+ * (fork balancing to the idlest CPU, which for a burst of forks is the next
+ * one); tasks do not migrate afterwards.
+ */
+#include "sim/ksim.h"
+
+#include <stdlib.h>
+
+#define THREAD_SIZE_ORDER	1	/* 8 KiB kernel stacks on x86_64 in 3.12 */
+#define THREADINFO_GFP		(MPM_GFP_KERNEL | MPM___GFP_NOTRACK | MPM___GFP_ZERO)
+
+static int rq_add(struct kcpu *c, struct ktask *t)
+{
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 16;
+		struct ktask **n = realloc(c->rq, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		c->rq = n;
+		c->cap = cap;
+	}
+	c->rq[c->nr++] = t;
+	return 0;
+}
+
+static void rq_del(struct kcpu *c, struct ktask *t)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		if (c->rq[i] != t)
+			continue;
+		/* keep the round-robin order: shift the tail down */
+		for (size_t j = i + 1; j < c->nr; j++)
+			c->rq[j - 1] = c->rq[j];
+		c->nr--;
+		if (c->cur > i)
+			c->cur--;
+		if (c->cur >= c->nr)
+			c->cur = 0;
+		return;
+	}
+}
+
+static int push_task(struct ksim *k, struct ktask *t)
+{
+	if (k->nr_tasks == k->tasks_cap) {
+		size_t cap = k->tasks_cap ? 2 * k->tasks_cap : 64;
+		struct ktask **n = realloc(k->tasks, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		k->tasks = n;
+		k->tasks_cap = cap;
+	}
+	k->tasks[k->nr_tasks++] = t;
+	return 0;
+}
+
+struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
+			 void *prog)
+{
+	struct ktask *t = calloc(1, sizeof(*t));
+	uint64_t stack;
+
+	if (!t || push_task(k, t)) {
+		free(t);
+		ksim_fail(k, "out of memory in the simulator");
+		return NULL;
+	}
+	t->pid = k->next_pid++;
+	t->cpu = k->next_cpu++ % k->nr_cpus;
+	t->state = TASK_RUNNABLE;
+	t->proc = proc;
+	t->mm = proc ? proc->mm : NULL;
+	t->run = run;
+	t->prog = prog;
+	/* dup_task_struct: task_struct from slab, stack pages on this node */
+	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, t->cpu);
+	stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, t->cpu);
+	t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
+	k->c.stacks += stack != MPM_NO_PFN;
+	k->c.threads++;
+	if (proc) {
+		proc->threads[proc->nr_threads++] = t;
+		proc->live_threads++;
+		proc->mm->users++;
+	}
+	if (rq_add(&k->cpus[t->cpu], t))
+		ksim_fail(k, "out of memory in the simulator");
+	return t;
+}
+
+void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until)
+{
+	if (t->state != TASK_RUNNABLE)
+		return;
+	rq_del(&k->cpus[t->cpu], t);
+	t->state = TASK_SLEEPING;
+	t->wake_at = until;
+}
+
+static void wake(struct ksim *k, struct ktask *t)
+{
+	t->state = TASK_RUNNABLE;
+	t->slice_used = 0;
+	if (rq_add(&k->cpus[t->cpu], t))
+		ksim_fail(k, "out of memory in the simulator");
+}
+
+void ksim_exit_task(struct ksim *k, struct ktask *t)
+{
+	struct kprocess *p = t->proc;
+
+	if (t->state == TASK_DEAD)
+		return;
+	if (t->state == TASK_RUNNABLE)
+		rq_del(&k->cpus[t->cpu], t);
+	t->state = TASK_DEAD;
+	/* the stack and task_struct go when the task is reaped */
+	if (t->stack != NO_PFN32)
+		mpm_free_pages(k->m, t->stack, THREAD_SIZE_ORDER, t->cpu);
+	t->stack = NO_PFN32;
+	ksim_slab_free(k, t->task_obj, t->cpu);
+	t->task_obj = NULL;
+	if (p && --p->live_threads == 0) {
+		ksim_exit_mm(k, p, t->cpu);
+		if (p->on_exit)
+			p->on_exit(k, p);
+	}
+}
+
+static void wake_sleepers(struct ksim *k, uint64_t now)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		struct ktask *t = k->tasks[i];
+
+		if (t->state == TASK_SLEEPING && t->wake_at <= now)
+			wake(k, t);
+	}
+}
+
+static uint64_t sched_slice(const struct ksim *k, size_t nr_running)
+{
+	uint64_t slice = k->p.sched_latency_ns / (nr_running ? nr_running : 1);
+
+	return slice > k->p.sched_min_gran_ns ? slice : k->p.sched_min_gran_ns;
+}
+
+/* Run one CPU for @budget ns. */
+static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
+{
+	struct kcpu *c = &k->cpus[cpu];
+	unsigned int idle_turns = 0;
+
+	while (budget && c->nr && !k->failed && idle_turns <= c->nr) {
+		struct ktask *t = c->rq[c->cur];
+		uint64_t slice = sched_slice(k, c->nr);
+		uint64_t left = slice > t->slice_used ? slice - t->slice_used : 0;
+		uint64_t used = t->run(k, t, left < budget ? left : budget);
+
+		t->slice_used += used;
+		t->cpu_ns += used;
+		c->busy_ns += used;
+		budget -= used < budget ? used : budget;
+		idle_turns = used ? 0 : idle_turns + 1;
+		if (t->state != TASK_RUNNABLE)
+			continue;	/* it left the run queue itself */
+		if (t->slice_used >= slice || !used) {
+			t->slice_used = 0;
+			c->cur = (c->cur + 1) % c->nr;
+		}
+	}
+}
+
+void ksim_run_quantum(struct ksim *k)
+{
+	uint64_t q = k->p.quantum_ns;
+
+	wake_sleepers(k, k->now);
+	for (unsigned int cpu = 0; cpu < k->nr_cpus && !k->failed; cpu++)
+		run_cpu(k, cpu, q);
+	ksim_kswapd(k, 0);
+	k->now += q;
+}
