@@ -45,7 +45,33 @@ int main(void)
 	CHECK(parse("churn:occupancy=.25") == 0 && w.churn.occupancy == 0.25);
 
 	CHECK(refused("", "unknown workload ''"));
-	CHECK(refused("stress", "unknown workload 'stress' (expected none, churn)"));
+	CHECK(refused("stress", "unknown workload 'stress' (expected none, churn, ebizzy, pagetest)"));
+
+	/* ebizzy: the cover letter's command line is the default */
+	CHECK(parse("ebizzy") == 0 && w.kind == MPM_WORKLOAD_EBIZZY);
+	CHECK_EQ_U(w.ebizzy.size, 268435456);
+	CHECK(w.ebizzy.chunks == 2 && w.ebizzy.threads == 32 && w.ebizzy.seconds == 60);
+	CHECK(w.ebizzy.instances == 1 && !w.thp);
+	CHECK(parse("ebizzy:s=64M,n=3,t=4,S=5,instances=20,thp=always") == 0);
+	CHECK_EQ_U(w.ebizzy.size, 64ull << 20);
+	CHECK(w.ebizzy.chunks == 3 && w.ebizzy.threads == 4 && w.ebizzy.seconds == 5);
+	CHECK(w.ebizzy.instances == 20 && w.thp);
+	CHECK(parse("ebizzy:s=268435456") == 0 && w.ebizzy.size == 268435456);
+	CHECK(refused("ebizzy:s=100", "malformed size '100'"));
+	CHECK(refused("ebizzy:s=1X", "malformed size"));
+	CHECK(refused("ebizzy:n=0", "n=0 is malformed or out of range"));
+	CHECK(refused("ebizzy:n=17", "out of range 1..16"));
+	CHECK(refused("ebizzy:t=-1", "malformed"));
+	CHECK(refused("ebizzy:thp=sometimes", "thp=sometimes (expected always or never)"));
+	CHECK(refused("ebizzy:size=1M", "workload ebizzy: unknown key 'size'"));
+	/* pagetest */
+	CHECK(parse("pagetest") == 0 && w.kind == MPM_WORKLOAD_PAGETEST);
+	CHECK_EQ_U(w.pagetest.size, 512ull << 20);
+	CHECK(!w.pagetest.free && w.pagetest.hold == 1);
+	CHECK(parse("pagetest:size=2G,free=1,hold=0") == 0);
+	CHECK(w.pagetest.size == 2ull << 30 && w.pagetest.free && w.pagetest.hold == 0);
+	CHECK(refused("pagetest:free=2", "free=2 is malformed or out of range"));
+	CHECK(refused("pagetest:s=1M", "workload pagetest: unknown key 's'"));
 	CHECK(refused("Churn", "unknown workload"));
 	CHECK(refused("none:ops=1", "workload none: unknown key 'ops'"));
 	CHECK(refused("churn:speed=3", "workload churn: unknown key 'speed'"));
