@@ -195,3 +195,31 @@ int ksim_check_owners(struct ksim *k, char *msg, size_t len)
 			return -1;
 	return 0;
 }
+
+static uint64_t mm_pages(const struct kmm *mm)
+{
+	uint64_t n = mm->rss + mm->nr_ptes;
+
+	n += mm->pgd != NO_PFN32;
+	n += mm->pud != NO_PFN32;
+	for (unsigned int i = 0; i < 64; i++)
+		n += mm->pmd[i] != NO_PFN32;
+	for (size_t v = 0; v < mm->nr_vmas; v++)
+		n += mm->vmas[v]->nr_gather;
+	return n;
+}
+
+uint64_t ksim_accounted_pages(const struct ksim *k)
+{
+	uint64_t n = ksim_cached_pages(k);
+
+	for (size_t i = 0; i < k->nr_procs; i++)
+		if (k->procs[i]->mm)
+			n += mm_pages(k->procs[i]->mm);
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i]->stack != NO_PFN32)
+			n += 2;		/* THREAD_SIZE_ORDER 1 */
+	for (int c = 0; c < NR_SLAB_CACHES; c++)
+		n += k->slab[c].nr_slabs << k->slab[c].order;
+	return n;
+}

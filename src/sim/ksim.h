@@ -71,6 +71,7 @@ struct kvma {
 	uint32_t gather[32];
 	unsigned int nr_gather;
 	uint32_t gathered;		/* pages in the gather since the last flush */
+	uint32_t flush_from;		/* first zapped page not yet freed */
 };
 
 struct kmm {
@@ -219,6 +220,7 @@ struct ksim {
 
 	struct ksim_counters c;
 	void *owner;			/* the run driving this simulation */
+	struct ktask *current;		/* the task whose program is running */
 	char error[200];
 	bool failed;
 };
@@ -233,6 +235,12 @@ void ksim_run_until(struct ksim *k, uint64_t until);
 bool ksim_idle(const struct ksim *k);
 uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj);
 void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * Pages the model says are in use: mapped anonymous pages, page-table pages,
+ * mmu_gather batch pages, kernel stacks, slab pages, page cache.  With the
+ * pcp lists drained it must equal the allocator's used pages.
+ */
+uint64_t ksim_accounted_pages(const struct ksim *k);
 /* Verify every owned page: rmap and content agree with the owner. */
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
 uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation);

@@ -170,15 +170,19 @@ static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int
 /* The first fault in a 2 MiB range: anon_vma on the vma's first fault, a pte page. */
 static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
 {
+	uint32_t pte;
+
 	if (!v->slab_objs[1]) {
 		v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu);
 		v->slab_objs[2] = ksim_slab_alloc(k, SLAB_AVC, cpu);
 	}
 	if (!ensure_pmd(k, v->mm, v->va + (uint64_t)chunk * PAGES_PER_PMD, cpu))
 		return false;
-	v->pte[chunk] = alloc_pt_page(k, cpu);
-	if (v->pte[chunk] == NO_PFN32)
+	pte = alloc_pt_page(k, cpu);
+	/* a failed allocation may have OOM-killed us: the vma is gone then */
+	if (pte == NO_PFN32)
 		return false;
+	v->pte[chunk] = pte;
 	v->mm->nr_ptes++;
 	return true;
 }
@@ -286,9 +290,7 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 /* tlb_flush_mmu: the pages zapped since the last flush go, hot, in order. */
 static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
 {
-	uint32_t from = upto - v->gathered;
-
-	for (uint32_t i = from; i < upto; i++) {
+	for (uint32_t i = v->flush_from; i < upto; i++) {
 		uint32_t chunk = i / PAGES_PER_PMD;
 
 		if (v->pfn[i] == NO_PFN32 || v->huge[chunk])
@@ -296,7 +298,10 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 		mpm_rmap_clear(k->m, v->pfn[i]);
 		mpm_free_pages(k->m, v->pfn[i], 0, cpu);
 		v->pfn[i] = NO_PFN32;
+		v->rss--;
+		v->mm->rss--;
 	}
+	v->flush_from = upto;
 	v->gathered = 0;
 }
 
@@ -306,12 +311,17 @@ static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
 	uint32_t i = v->zap_pos, chunk = i / PAGES_PER_PMD;
 
 	if (v->huge[chunk] && i % PAGES_PER_PMD == 0) {
-		/* zap_huge_pmd: the whole THP goes at once */
+		/* zap_huge_pmd: the whole THP goes at once, past the pcp lists */
+		uint32_t head = v->pfn[i];
+
 		for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
 			mpm_rmap_clear(k->m, v->pfn[i + j]);
 			v->pfn[i + j] = NO_PFN32;
 		}
-		mpm_free_pages(k->m, v->pfn[i] == NO_PFN32 ? 0 : v->pfn[i], HPAGE_ORDER, cpu);
+		mpm_free_pages(k->m, head, HPAGE_ORDER, cpu);
+		v->huge[chunk] = 0;
+		v->rss -= PAGES_PER_PMD;
+		v->mm->rss -= PAGES_PER_PMD;
 		return;
 	}
 	if (v->pfn[i] == NO_PFN32)

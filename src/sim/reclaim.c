@@ -164,7 +164,9 @@ uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 				return MPM_NO_PFN;
 			}
 			oom_kill(k, victim);
-			/* the caller may have been the victim: it must look */
+			/* the allocating task may have been the victim */
+			if (k->current && k->current->state == TASK_DEAD)
+				return MPM_NO_PFN;
 			pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
 			if (pfn != MPM_NO_PFN)
 				return pfn;

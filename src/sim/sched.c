@@ -161,7 +161,11 @@ static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
 		struct ktask *t = c->rq[c->cur];
 		uint64_t slice = sched_slice(k, c->nr);
 		uint64_t left = slice > t->slice_used ? slice - t->slice_used : 0;
-		uint64_t used = t->run(k, t, left < budget ? left : budget);
+		uint64_t used;
+
+		k->current = t;
+		used = t->run(k, t, left < budget ? left : budget);
+		k->current = NULL;
 
 		t->slice_used += used;
 		t->cpu_ns += used;

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel model end to end on small machines: ebizzy (4 KiB and THP) and
+ * pagetest runs with the allocator checker and the owner/content checker at
+ * every sample; conservation (what the allocator counts as used equals what
+ * the model holds); an out-of-memory run that the OOM killer resolves;
+ * determinism of the sample series.
+ */
+#include <string.h>
+
+#include "sim/ksim.h"
+#include "sim/run.h"
+#include "testlib.h"
+
+static struct mpm_zone_spec zones[2];
+
+static void machine(struct mpm_machine_spec *s, uint64_t node_pages, unsigned int cpus)
+{
+	memset(s, 0, sizeof(*s));
+	zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, node_pages };
+	zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, node_pages, 2 * node_pages };
+	s->nr_nodes = 2;
+	s->nr_zones = 2;
+	s->zones = zones;
+	s->nr_cpus = cpus;
+	s->region_shift = 13;	/* 32 MiB regions */
+}
+
+static int run(struct mpm_run *r, struct mpm_run_config *c, const char *wl,
+	       const struct mpm_machine_spec *s, double duration, bool boot)
+{
+	char err[256];
+
+	memset(c, 0, sizeof(*c));
+	c->spec = s;
+	c->policy = "mainline";
+	c->workload_str = wl;
+	REQUIRE(mpm_workload_parse(wl, &c->workload, err, sizeof(err)) == 0);
+	c->duration = duration;
+	c->seed = 7;
+	c->boot_system = boot;
+	c->until_idle = true;
+	c->check_samples = true;
+	if (mpm_run_execute(c, r, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", wl, err);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the workload: drain the pcp lists, then used == what the model holds. */
+static void check_conservation(struct mpm_run *r)
+{
+	mpm_drain_all_pages(r->m);
+	CHECK_EQ_U(mpm_used_pages(r->m), ksim_accounted_pages(r->k));
+}
+
+static void test_ebizzy(bool thp)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	const char *wl = thp ? "ebizzy:s=8M,n=2,t=4,S=3,instances=2,thp=always" :
+			       "ebizzy:s=8M,n=2,t=4,S=3,instances=2";
+
+	machine(&s, 1u << 17, 4);	/* 2 x 512 MiB */
+	CHECK(run(&r, &c, wl, &s, 60, true) == 0);
+	CHECK(r.k->c.faults > 0);
+	CHECK(thp ? r.k->c.thp_faults > 0 : r.k->c.thp_faults == 0);
+	CHECK(r.k->c.pte_pages > 0 && r.k->c.stacks > 0);
+	CHECK(r.end_t < 60);		/* stopped two seconds after the last exit */
+	CHECK(r.workload_live == 0);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_pagetest_accounting(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	uint64_t used_before;
+
+	machine(&s, 1u << 17, 2);
+	CHECK(run(&r, &c, "pagetest:size=64M,hold=1", &s, 3, false) == 0);
+	/* 16384 pages touched and held, 32 pte pages, pgd/pud/pmd, one stack */
+	mpm_drain_all_pages(r.m);
+	used_before = mpm_used_pages(r.m);
+	CHECK(used_before >= 16384 + 32 + 3 + 2);
+	CHECK_EQ_U(r.k->c.faults, 16384);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_oom(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	/* 8 threads x 64 MiB copies + chunks on 256 MiB: someone must die */
+	machine(&s, 1u << 15, 2);
+	CHECK(run(&r, &c, "ebizzy:s=64M,n=1,t=8,S=3,instances=2", &s, 60, false) == 0);
+	CHECK(r.k->c.oom_kills > 0);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_determinism(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c1, c2;
+	struct mpm_run r1, r2;
+
+	machine(&s, 1u << 17, 4);
+	CHECK(run(&r1, &c1, "ebizzy:s=8M,n=2,t=4,S=2,instances=2", &s, 60, true) == 0);
+	CHECK(run(&r2, &c2, "ebizzy:s=8M,n=2,t=4,S=2,instances=2", &s, 60, true) == 0);
+	CHECK_EQ_U(r1.nr_samples, r2.nr_samples);
+	for (size_t i = 0; i < r1.nr_samples && i < r2.nr_samples; i++) {
+		CHECK_EQ_U(r1.samples[i].free_regions, r2.samples[i].free_regions);
+		CHECK_EQ_U(r1.samples[i].used_pages, r2.samples[i].used_pages);
+	}
+	CHECK(!memcmp(&r1.counters, &r2.counters, sizeof(r1.counters)));
+	mpm_run_fini(&r1);
+	mpm_run_fini(&r2);
+}
+
+int main(void)
+{
+	test_ebizzy(false);
+	test_ebizzy(true);
+	test_pagetest_accounting();
+	test_oom();
+	test_determinism();
+	return t_report("sim/ksim");
+}
