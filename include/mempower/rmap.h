@@ -4,8 +4,9 @@
  * address space and page index, a file and offset: the owner's own ids)
  * plus a content tag the owner wrote.  It is what page migration needs to
  * move a page and tell its owner, and what the checker uses to prove that
- * no owned page was lost, freed or overwritten.  The side arrays (12 bytes
- * a page) exist only after mpm_rmap_enable().
+ * no owned page was lost, freed or overwritten.  The side array (8 bytes a
+ * page) exists only after mpm_rmap_enable(); the content tag is kept in the
+ * page's own metadata.
  */
 #ifndef MEMPOWER_RMAP_H
 #define MEMPOWER_RMAP_H
@@ -27,5 +28,12 @@ MPM_API void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
 /* The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL. */
 MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
 			      uint32_t *index, uint32_t *content);
+
+/*
+ * Start loading what freeing or mapping @pfn will touch (its page metadata
+ * and reverse-map entry), so that a loop over scattered pages can overlap
+ * the cache misses: call it a few pages ahead.
+ */
+MPM_API void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn);
 
 #endif /* MEMPOWER_RMAP_H */

@@ -312,9 +312,13 @@ int mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns, size_t nr,
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
+		/* the pages are scattered: start the next ones' misses early */
+		if (i + 4 < nr && pfn_in_array(m, pfns[i + 4]))
+			__builtin_prefetch(&m->pages[pfn_to_idx(m, pfns[i + 4])], 1);
 		if (free_pages_cpu(m, pfns[i], 0, cpu, cold))
 			ret = -1;
+	}
 	return ret;
 }
 

@@ -166,7 +166,6 @@ struct mpm_rmap_entry {
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
 	struct mpm_rmap_entry *rmap;	/* [nr_pfns] once mpm_rmap_enable() */
-	uint32_t *content;		/* [nr_pfns] content tags, likewise */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
 	uint64_t nr_entries;		/* pages + sentinels */
@@ -250,16 +249,6 @@ static inline unsigned int pfn_zone_region_id(const struct mpm_machine *m,
 }
 
 /* Defined across src/core; see the file named in each comment. */
-
-/* freelist.c */
-void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		     unsigned int order, int mt);
-void add_to_freelist_tail(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			  unsigned int order, int mt);
-void del_from_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		       unsigned int order);
-void move_page_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			unsigned int order, int new_mt);
 
 /* page_alloc.c */
 uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,

@@ -7,7 +7,7 @@
  * to the tail" heuristic, move_freepages(_block).  All of it runs under
  * zone->lock.
  */
-#include "mmzone.h"
+#include "freelist.h"
 
 /*
  * fallbacks[]: the order in which other migratetypes' free lists are raided

@@ -26,6 +26,11 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
 	idx = cold ? m->pages[head].prev : m->pages[head].next;
 	list_del(m->pages, idx);
 	pcp->count--;
+	/* the next allocation pops the new head: start its miss now */
+	__builtin_prefetch(&m->pages[m->pages[head].next], 1);
+	/* the owner will record itself in the reverse map next */
+	if (m->rmap)
+		__builtin_prefetch(&m->rmap[idx], 1);
 	return idx;
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The reverse map side arrays: owner and index (8 bytes) and content tag
- * (4 bytes) per page of the page array, allocated on first use.  Setting
- * and reading are plain array accesses; the owner serialises its own pages.
+ * The reverse map side array: owner and index (8 bytes) per page of the
+ * page array, allocated on first use.  The content tag lives in the page's
+ * own `private` word: the page struct is written on allocation anyway, so
+ * the tag costs no extra cache miss, and it travels with the page.  The
+ * owner serialises access to its own pages.
  */
 #include <stdlib.h>
 
@@ -13,15 +15,9 @@ int mpm_rmap_enable(struct mpm_machine *m)
 	if (m->rmap)
 		return 0;
 	m->rmap = calloc(m->nr_pfns, sizeof(*m->rmap));
-	m->content = calloc(m->nr_pfns, sizeof(*m->content));
-	if (!m->rmap || !m->content) {
-		free(m->rmap);
-		free(m->content);
-		m->rmap = NULL;
-		m->content = NULL;
+	if (!m->rmap)
 		return -1;
-	}
-	m->metadata_bytes += m->nr_pfns * (sizeof(*m->rmap) + sizeof(*m->content));
+	m->metadata_bytes += m->nr_pfns * sizeof(*m->rmap);
 	return 0;
 }
 
@@ -37,7 +33,7 @@ void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 
 	m->rmap[idx].owner = owner;
 	m->rmap[idx].index = index;
-	m->content[idx] = content;
+	m->pages[idx].private = content;
 }
 
 void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
@@ -56,6 +52,18 @@ uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index
 	if (index)
 		*index = m->rmap[idx].index;
 	if (content)
-		*content = m->content[idx];
+		*content = m->pages[idx].private;
 	return m->rmap[idx].owner;
+}
+
+void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn)
+{
+	uint32_t idx;
+
+	if (!pfn_in_array(m, pfn))
+		return;
+	idx = pfn_to_idx(m, pfn);
+	__builtin_prefetch(&m->pages[idx], 1);
+	if (m->rmap)
+		__builtin_prefetch(&m->rmap[idx], 1);
 }

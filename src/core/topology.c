@@ -416,6 +416,5 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	if (m->pages)
 		munmap(m->pages, m->nr_entries * sizeof(*m->pages));
 	free(m->rmap);
-	free(m->content);
 	free(m);
 }

@@ -105,10 +105,10 @@ void ksim_fini(struct ksim *k)
 	for (unsigned int c = 0; c < k->nr_cpus; c++)
 		free(k->cpus[c].rq);
 	for (int s = 0; s < NR_SLAB_CACHES; s++) {
-		struct kslab *sl = k->slab[s].partial;
+		struct kslab *sl = k->slab[s].all;
 
 		while (sl) {
-			struct kslab *n = sl->next;
+			struct kslab *n = sl->all_next;
 
 			free(sl);
 			sl = n;

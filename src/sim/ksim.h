@@ -143,6 +143,7 @@ struct kslab_cache {
 	unsigned int min_partial;	/* empty slabs kept */
 	mpm_gfp_t gfp;			/* UNMOVABLE or RECLAIMABLE */
 	struct kslab *partial;		/* slabs with free objects */
+	struct kslab *all;		/* every slab, for teardown */
 	unsigned int nr_empty;
 	uint64_t nr_slabs, nr_objs;
 };
@@ -150,7 +151,8 @@ struct kslab_cache {
 struct kslab {
 	uint32_t pfn;
 	unsigned int inuse;
-	struct kslab *next, *prev;
+	struct kslab *next, *prev;	/* partial list */
+	struct kslab *all_next, *all_prev;	/* every slab of the cache */
 	struct kslab_cache *cache;
 	bool on_partial;
 };
@@ -183,6 +185,7 @@ struct ksim_counters {
 	uint64_t slab_pages_allocated, slab_pages_freed;
 	uint64_t stacks;
 	uint64_t cache_reads, cache_misses;
+	uint64_t cache_writes, files_deleted;
 	uint64_t kswapd_wakeups, kswapd_reclaimed, direct_reclaimed;
 	uint64_t oom_kills;
 	uint64_t alloc_failures;
@@ -284,6 +287,21 @@ uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu);
 uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
 			unsigned int cpu, bool dirty);
+/*
+ * write(2) of whole pages [from, to): pages not cached are allocated without
+ * I/O (hot, as grab_cache_page_write_begin does), every page is dirtied;
+ * returns the copy time.  Stops early if the allocation fails (the writer
+ * was OOM-killed or the run failed).
+ */
+uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
+			 unsigned int cpu);
+/*
+ * unlink of the last name: truncate_inode_pages frees every cached page
+ * (hot, on @cpu), dirty or not; the inode and dentry go back to slab and
+ * the file leaves k->files.  LRU entries of the file become stale (its
+ * owner slot is cleared) and reclaim skips them.  @f is freed.
+ */
+void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu);
 void ksim_kswapd(struct ksim *k, unsigned int cpu);
 uint64_t ksim_cached_pages(const struct ksim *k);
 

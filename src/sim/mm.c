@@ -287,20 +287,38 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	k->dead_vmas[k->nr_dead_vmas++] = v;
 }
 
-/* tlb_flush_mmu: the pages zapped since the last flush go, hot, in order. */
+#define PAGEVEC_SIZE	14
+#define PREFETCH_AHEAD	8
+
+/*
+ * tlb_flush_mmu: the pages zapped since the last flush go, hot, in order:
+ * free_pages_and_swap_cache hands them to release_pages a pagevec (14) at
+ * a time, which frees them through free_hot_cold_page_list(list, 0).
+ */
 static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
 {
+	uint64_t vec[PAGEVEC_SIZE];
+	unsigned int n = 0;
+
 	for (uint32_t i = v->flush_from; i < upto; i++) {
 		uint32_t chunk = i / PAGES_PER_PMD;
 
+		if (i + PREFETCH_AHEAD < upto && v->pfn[i + PREFETCH_AHEAD] != NO_PFN32)
+			mpm_prefetch_page(k->m, v->pfn[i + PREFETCH_AHEAD]);
 		if (v->pfn[i] == NO_PFN32 || v->huge[chunk])
 			continue;
 		mpm_rmap_clear(k->m, v->pfn[i]);
-		mpm_free_pages(k->m, v->pfn[i], 0, cpu);
+		vec[n++] = v->pfn[i];
 		v->pfn[i] = NO_PFN32;
 		v->rss--;
 		v->mm->rss--;
+		if (n == PAGEVEC_SIZE) {
+			mpm_free_page_list(k->m, vec, n, cpu, 0);
+			n = 0;
+		}
 	}
+	if (n)
+		mpm_free_page_list(k->m, vec, n, cpu, 0);
 	v->flush_from = upto;
 	v->gathered = 0;
 }

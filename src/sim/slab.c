@@ -92,6 +92,10 @@ void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
 		}
 		s->pfn = (uint32_t)pfn;
 		s->cache = c;
+		s->all_next = c->all;
+		if (c->all)
+			c->all->all_prev = s;
+		c->all = s;
 		partial_add(c, s);
 		c->nr_slabs++;
 		k->c.slab_pages_allocated += 1u << c->order;
@@ -123,6 +127,12 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu)
 	}
 	/* discard_slab */
 	partial_del(c, s);
+	if (s->all_prev)
+		s->all_prev->all_next = s->all_next;
+	else
+		c->all = s->all_next;
+	if (s->all_next)
+		s->all_next->all_prev = s->all_prev;
 	mpm_free_pages(k->m, s->pfn, c->order, cpu);
 	k->c.slab_pages_freed += 1u << c->order;
 	c->nr_slabs--;
