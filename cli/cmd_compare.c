@@ -135,9 +135,11 @@ static int validate(struct compare *c)
 				    c->experiment);
 	c->scale = 1.0;
 	if (c->scale_s) {
+		/* decimal only: strtod would also take "0x1", " 1", "inf", "nan" */
 		errno = 0;
 		c->scale = strtod(c->scale_s, &end);
-		if (errno || *end || end == c->scale_s || !isfinite(c->scale))
+		if (c->scale_s[strspn(c->scale_s, "0123456789.eE+-")] || errno || *end ||
+		    end == c->scale_s || !isfinite(c->scale))
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: malformed scale '%s'", c->scale_s);
 		if (c->scale <= 0 || c->scale > 1)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: scale %s is out of range (0, 1]",
@@ -301,7 +303,8 @@ static int write_csv(struct compare *c)
 		for (size_t s = 0; s < c->run[i].nr_samples; s++) {
 			const struct mpm_sample *x = &c->run[i].samples[s];
 
-			fprintf(c->csv_f, "%s,%s,%.0f,%u,%u,%llu,%llu,%llu\n", c->cfg[i].policy,
+			/* the workload string has commas: quote it (RFC 4180) */
+			fprintf(c->csv_f, "%s,\"%s\",%.0f,%u,%u,%llu,%llu,%llu\n", c->cfg[i].policy,
 				c->workload_str[i], x->t, x->free_regions, x->ideal_free_regions,
 				(unsigned long long)x->used_pages, (unsigned long long)x->pcp_pages,
 				(unsigned long long)x->cached_pages);
@@ -370,12 +373,17 @@ int mpm_cmd_compare(int argc, char **argv)
 out:
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		mpm_run_fini(&c->run[i]);
-	if (c->json_f && c->json_f != stdout)
+	/* on failure, remove only the files this command created */
+	if (c->json_f && c->json_f != stdout) {
 		fclose(c->json_f);
-	if (c->csv_f && c->csv_f != stdout)
+		if (r)
+			unlink(c->json);
+	}
+	if (c->csv_f && c->csv_f != stdout) {
 		fclose(c->csv_f);
-	if (r && c->json && strcmp(c->json, "-"))
-		unlink(c->json);
+		if (r)
+			unlink(c->csv);
+	}
 	mpm_spec_buf_free(&c->spec);
 	free(c);
 	return r;

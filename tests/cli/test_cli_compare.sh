@@ -1,0 +1,133 @@
+#!/bin/bash
+# mempower compare: bad input (exit status and one "mempower: ..." line, no
+# run started), the pagetest and a tiny cover-letter experiment, equal seeds
+# giving equal JSON; and the ebizzy workload through mempower run.
+source "$(dirname "$0")/lib.bash" "$1"
+
+# usage errors: exit 2
+expect_error 2 "compare: --experiment is required" compare
+expect_error 2 "compare: --experiment is required" compare --scale 0.5
+expect_error 2 "unknown option '--bogus'" compare --experiment pagetest --bogus
+expect_error 2 "unknown option '--bogus'" compare --experiment pagetest --bogus=1
+expect_error 2 "unknown argument 'extra'" compare --experiment pagetest extra
+expect_error 2 "option '--experiment' needs a value" compare --experiment
+expect_error 2 "option '--json' needs a value" compare --experiment pagetest --json
+expect_error 2 "option '--scale' needs a value" compare --experiment cover-letter --scale
+
+# bad values: exit 1
+expect_error 1 "unknown experiment 'ebizzy' (expected cover-letter or pagetest)" \
+	compare --experiment ebizzy
+expect_error 1 "unknown experiment ''" compare --experiment=
+for s in abc 0x1 "" 0.5x " 0.5" inf nan 1e-400; do
+	expect_error 1 "malformed scale '$s'" compare --experiment cover-letter --scale "$s"
+done
+for s in 0 -0.5 1.5 1e3; do
+	expect_error 1 "scale $s is out of range (0, 1]" compare --experiment cover-letter --scale "$s"
+done
+# 64 GiB x scale must keep one 512 MiB region a node: 0.0078125 is the least
+expect_error 1 "scale 0.005 leaves no 512 MiB region per node" \
+	compare --experiment cover-letter --scale 0.005
+expect_error 1 "scale 0.0078 leaves no 512 MiB region per node" \
+	compare --experiment cover-letter --scale 0.0078
+expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies fastest
+expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies mainline,fastest
+expect_error 1 "policy 'sorted' is not available yet" compare --experiment pagetest --policies sorted
+expect_error 1 "policy 'full' is not available yet" \
+	compare --experiment pagetest --policies mainline,full
+expect_error 1 "empty policy list" compare --experiment pagetest --policies ""
+expect_error 1 "empty policy list" compare --experiment pagetest --policies ,
+expect_error 1 "at most 4 policies" \
+	compare --experiment pagetest --policies mainline,mainline,mainline,mainline,mainline
+expect_error 1 "invalid seed '1x'" compare --experiment pagetest --seed 1x
+expect_error 1 "invalid seed '-1'" compare --experiment pagetest --seed -1
+expect_error 1 "invalid seed '9223372036854775808'" \
+	compare --experiment pagetest --seed 9223372036854775808
+expect_error 1 "--thp sometimes (expected always or never)" \
+	compare --experiment pagetest --thp sometimes
+
+# Unwritable outputs fail at once, before the full-size cover-letter run
+# (minutes) could start, and leave nothing behind.
+mkdir "$TMP/dir"
+start=$SECONDS
+expect_error 1 "cannot write '$TMP/nodir/r.json': No such file or directory" \
+	compare --experiment cover-letter --json "$TMP/nodir/r.json"
+expect_error 1 "cannot write '$TMP/dir': Is a directory" \
+	compare --experiment cover-letter --json "$TMP/dir"
+expect_error 1 "cannot write '/etc/passwd/r.csv': Not a directory" \
+	compare --experiment cover-letter --csv /etc/passwd/r.csv
+expect_error 1 "cannot write '$TMP/nodir/r.csv'" \
+	compare --experiment cover-letter --json "$TMP/ok.json" --csv "$TMP/nodir/r.csv"
+expect "[ \$((SECONDS - start)) -le 5 ]" "unwritable outputs took $((SECONDS - start)) s to fail"
+expect "[ ! -e '$TMP/ok.json' ]" "a failed compare left its JSON file behind"
+# an input error is reported before any output file is touched
+echo keep >"$TMP/keep.json"
+expect_error 1 "unknown policy" compare --experiment pagetest --policies nope --json "$TMP/keep.json"
+expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "an input error clobbered the output file"
+
+# help
+run_mpm compare --help
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == 'usage: mempower compare'* ]] && [ -z \"\$err\" ]" \
+	"compare --help: exit $rc, '$out' '$err'"
+
+# pagetest: a table with one column per size; JSON with one run per size
+run_mpm compare --experiment pagetest
+expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "pagetest: exit $rc ($err)"
+expect "[[ \"\$out\" == 'pagetest, mainline: free pages per region'* ]]" "pagetest title: $out"
+expect "printf '%s\n' \"\$out\" | grep -Eq '^zone +region +present +512M +1024M +2048M$'" \
+	"pagetest header: $out"
+expect "[ \$(printf '%s\n' \"\$out\" | grep -Ec '^(DMA|DMA32|Normal) ') -gt 10 ]" \
+	"pagetest: too few region rows: $out"
+run_mpm compare --experiment pagetest --json -
+expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "pagetest --json -: exit $rc ($err)"
+expect "[[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'free pages per region'* ]]" \
+	"pagetest --json - must print only the JSON"
+expect "[[ \"\$out\" == *'\"schema\": \"mempower.result/1\"'* ]]" "pagetest JSON lacks the schema"
+expect "[ \$(printf '%s\n' \"\$out\" | grep -c '\"policy\": \"mainline\"') -eq 3 ]" \
+	"pagetest JSON: want 3 runs"
+for size in 512M 1G 2G; do
+	expect "[[ \"\$out\" == *'\"workload\": \"pagetest:size=$size,hold=1\"'* ]]" \
+		"pagetest JSON lacks the $size run"
+done
+
+# cover-letter, scaled down to 1.28 GiB a node: JSON, CSV, the table
+C=(compare --experiment cover-letter --scale 0.02)
+start=$SECONDS
+run_mpm "${C[@]}" --json "$TMP/a.json" --csv "$TMP/a.csv"
+expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "cover-letter: exit $rc ($err)"
+expect "[ \$((SECONDS - start)) -le 60 ]" "cover-letter --scale 0.02 took $((SECONDS - start)) s"
+expect "[[ \"\$out\" == 'cover-letter experiment, scale 0.02: 2 nodes'* ]]" "cover-letter title: $out"
+expect "printf '%s\n' \"\$out\" | grep -Eq '^policy +start +end +min +regions +ideal +pack.min +pack.mean +oom +published'" \
+	"cover-letter header: $out"
+expect "printf '%s\n' \"\$out\" | grep -Eq '^mainline( +[0-9.]+){8} +214 -> 8 \\(3.12-rc2\\)$'" \
+	"cover-letter mainline row: $out"
+expect "[[ \"\$out\" == *'mainline, free regions each second:'* ]]" "cover-letter series: $out"
+expect "grep -q '\"schema\": \"mempower.result/1\"' '$TMP/a.json'" "cover-letter JSON lacks the schema"
+expect "[ \$(grep -c '\"policy\": ' '$TMP/a.json') -eq 1 ]" "cover-letter JSON: want 1 run"
+expect "grep -q '\"workload\": \"ebizzy:s=256M,n=2,t=32,S=60,instances=1\"' '$TMP/a.json'" \
+	"cover-letter JSON: workload string"
+expect "grep -A2 '\"series\": \\[' '$TMP/a.json' | grep -q '\"t\": 0.0'" \
+	"cover-letter JSON: empty series"
+expect "[[ \"\$(head -1 '$TMP/a.csv')\" == policy,workload,t,free_regions,ideal_free_regions* ]]" \
+	"cover-letter CSV header: $(head -1 "$TMP/a.csv")"
+expect "[ \$(wc -l <'$TMP/a.csv') -ge 3 ]" "cover-letter CSV: too few samples"
+# the workload string has commas, so it is quoted
+expect "! tail -n +2 '$TMP/a.csv' | grep -Evq '^mainline,\"ebizzy:s=256M,n=2,t=32,S=60,instances=1\",[0-9]+(,[0-9]+){5}\$'" \
+	"cover-letter CSV rows: $(sed -n 2p "$TMP/a.csv")"
+
+# same seed: identical apart from "host"; the table goes to stdout either way
+strip_host() { sed '/"host": {/,/}/d' "$1"; }
+run_mpm "${C[@]}" --json "$TMP/b.json"
+expect "[ $rc -eq 0 ]" "cover-letter again: exit $rc ($err)"
+expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different JSON"
+expect "! cmp -s '$TMP/a.json' <(strip_host '$TMP/a.json')" "strip_host removed nothing"
+
+# ebizzy through mempower run
+run_mpm run --workload ebizzy:s=8M,n=2,t=4,S=2,instances=2 --machine 2G --duration 20 --json -
+expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "run ebizzy: exit $rc ($err)"
+expect "[[ \"\$out\" == '{'* ]] && [[ \"\$out\" == *'\"schema\": \"mempower.result/1\"'* ]]" \
+	"run ebizzy: not a result JSON"
+expect "[[ \"\$out\" == *'\"workload\": \"ebizzy:s=8M,n=2,t=4,S=2,instances=2\"'* ]]" \
+	"run ebizzy: JSON lacks the workload"
+expect "[ \$(printf '%s\n' \"\$out\" | grep -c '\"t\": ') -ge 3 ]" "run ebizzy: too few samples"
+
+finish
