@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "io/result_json.h"
+#include "sim/ksim.h"
 
 #include <errno.h>
 #include <string.h>
@@ -86,6 +87,34 @@ static json_t *sample_json(const struct mpm_sample *s)
 	for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
 		SET(f, mt_keys[mt], U64(s->free_mt[mt]));
 	SET(o, "free_pages", f);
+	SET(o, "ideal_free_regions", U64(s->ideal_free_regions));
+	SET(o, "cached_pages", U64(s->cached_pages));
+	return o;
+}
+
+/* The kernel model's own counters (ksim workloads only). */
+static json_t *kernel_json(const struct ksim_counters *c)
+{
+	json_t *o = json_object();
+
+	SET(o, "processes", U64(c->processes));
+	SET(o, "threads", U64(c->threads));
+	SET(o, "faults", U64(c->faults));
+	SET(o, "thp_faults", U64(c->thp_faults));
+	SET(o, "thp_fallbacks", U64(c->thp_fallbacks));
+	SET(o, "page_table_pages", U64(c->pte_pages));
+	SET(o, "mmu_gather_pages", U64(c->gather_pages));
+	SET(o, "kernel_stacks", U64(c->stacks));
+	SET(o, "slab_pages_allocated", U64(c->slab_pages_allocated));
+	SET(o, "slab_pages_freed", U64(c->slab_pages_freed));
+	SET(o, "cache_reads", U64(c->cache_reads));
+	SET(o, "cache_misses", U64(c->cache_misses));
+	SET(o, "kswapd_wakeups", U64(c->kswapd_wakeups));
+	SET(o, "kswapd_reclaimed", U64(c->kswapd_reclaimed));
+	SET(o, "direct_reclaimed", U64(c->direct_reclaimed));
+	SET(o, "oom_kills", U64(c->oom_kills));
+	SET(o, "alloc_failures", U64(c->alloc_failures));
+	SET(o, "mmap_sem_waits", U64(c->mmap_sem_waits));
 	return o;
 }
 
@@ -176,6 +205,15 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 		json_array_append_new(series, sample_json(&run->samples[i]));
 	SET(o, "series", series);
 	SET(o, "counters", counters_json(&run->counters));
+	if (run->k) {
+		json_t *pe = json_object();
+
+		SET(o, "kernel", kernel_json(&run->k->c));
+		SET(pe, "min", json_real(run->packing_min));
+		SET(pe, "mean", json_real(run->packing_mean));
+		SET(o, "packing_efficiency", pe);
+		SET(o, "end_t", json_real(run->end_t));
+	}
 	SET(o, "regions_end", regions_json(run->m));
 	if (with_host) {
 		json_t *h = json_object();
