@@ -112,6 +112,8 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 {
 	uint64_t n;
 
+	uint64_t per_mt[MIGRATE_TYPES] = { 0 };
+
 	*free_lists = 0;
 	for (unsigned int o = 0; o < MAX_ORDER; o++) {
 		uint64_t blocks = 0;
@@ -123,6 +125,7 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 				      check_free_entry, &a, &n))
 				return -1;
 			blocks += n;
+			per_mt[mt] += n << o;
 		}
 		if (blocks != READ_ONCE(((struct zone *)z)->free_area[o].nr_free))
 			return bad(c, z, "free_area[%u].nr_free is %lu, lists hold %llu blocks",
@@ -130,6 +133,12 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 				   (unsigned long long)blocks);
 		*free_lists += blocks << o;
 	}
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		if (per_mt[mt] != (uint64_t)READ_ONCE(((struct zone *)z)->nr_free_mt[mt]))
+			return bad(c, z, "%s free pages counted %ld, lists hold %llu",
+				   mpm_migratetype_name(mt),
+				   READ_ONCE(((struct zone *)z)->nr_free_mt[mt]),
+				   (unsigned long long)per_mt[mt]);
 	*pcp_pages = 0;
 	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++) {
 		const struct per_cpu_pages *pcp = &z->pageset[cpu];

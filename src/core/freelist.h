@@ -23,6 +23,7 @@ static inline void mark_buddy(struct mpm_machine *m, struct zone *z, uint32_t id
 	WRITE_ONCE(page->flags, PG_buddy);
 	WRITE_ONCE(page->order, (uint8_t)order);
 	page->freepage_mt = (uint8_t)mt;
+	ADD_ONCE(z->nr_free_mt[mt], 1l << order);
 	region_add_free(m, z, idx_to_pfn(m, idx), order);
 }
 
@@ -47,6 +48,7 @@ static inline void del_from_freelist(struct mpm_machine *m, struct zone *z, uint
 	list_del(m->pages, idx);
 	WRITE_ONCE(m->pages[idx].flags, 0);
 	WRITE_ONCE(m->pages[idx].order, 0);
+	ADD_ONCE(z->nr_free_mt[m->pages[idx].freepage_mt], -(1l << order));
 	region_sub_free(m, z, idx_to_pfn(m, idx), order);
 }
 
@@ -56,6 +58,8 @@ static inline void move_page_freelist(struct mpm_machine *m, struct zone *z, uin
 {
 	list_del(m->pages, idx);
 	list_add(m->pages, idx, z->free_area[order].free_list[new_mt]);
+	ADD_ONCE(z->nr_free_mt[m->pages[idx].freepage_mt], -(1l << order));
+	ADD_ONCE(z->nr_free_mt[new_mt], 1l << order);
 	m->pages[idx].freepage_mt = (uint8_t)new_mt;
 }
 

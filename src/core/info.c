@@ -198,13 +198,7 @@ uint64_t mpm_free_pages_mt(const struct mpm_machine *m, int mt)
 	if (mt < 0 || mt >= MIGRATE_TYPES)
 		return 0;
 	for (unsigned int i = 0; i < m->nr_zones; i++)
-		for (unsigned int o = 0; o < MAX_ORDER; o++) {
-			const struct mpm_page *pg = m->pages;
-			uint32_t head = m->zones[i].free_area[o].free_list[mt];
-
-			for (uint32_t p = pg[head].next; p != head; p = pg[p].next)
-				n += 1ull << o;
-		}
+		n += (uint64_t)READ_ONCE(m->zones[i].nr_free_mt[mt]);
 	return n;
 }
 

@@ -110,8 +110,9 @@ struct zone {
 	unsigned int id;			/* machine-wide zone id */
 	struct per_cpu_pages *pageset;		/* [nr_cpus] */
 
-	spinlock_t lock;			
+	spinlock_t lock;
 	struct free_area free_area[MAX_ORDER];
+	_Atomic long nr_free_mt[MIGRATE_TYPES];	/* free pages on each type's lists */
 	uint8_t *pageblock_flags;	/* migratetype per pageblock */
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
 	int nr_migrate_reserve_block;
