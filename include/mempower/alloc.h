@@ -50,6 +50,14 @@ MPM_API int mpm_free_page_list(struct mpm_machine *m, const uint64_t *pfns,
 
 /* Return @cpu's pcp pages to the buddy lists (drain_local_pages). */
 MPM_API void mpm_drain_local_pages(struct mpm_machine *m, unsigned int cpu);
+/*
+ * vmstat_update of @cpu, which the kernel runs every second
+ * (sysctl_stat_interval): fold the cpu's vmstat differentials into the
+ * zones and, for zones of other nodes, drain one pcp batch once the cpu has
+ * left that zone alone for three intervals (refresh_cpu_vm_stats).  Pages
+ * on pcp lists of the local node are never drained this way.
+ */
+MPM_API void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu);
 /* drain_all_pages: caller guarantees no other thread uses any cpu meanwhile. */
 MPM_API void mpm_drain_all_pages(struct mpm_machine *m);
 

@@ -65,6 +65,8 @@ struct per_cpu_pages {
 	int batch;			/* chunk size for buddy add/remove */
 	uint32_t lists[MIGRATE_PCPTYPES];	/* sentinel index of each list */
 	long alloc_batch_diff;		/* NR_ALLOC_BATCH differential */
+	int expire;			/* refresh_cpu_vm_stats: intervals left before a remote drain */
+	uint64_t last_activity;		/* allocs + frees at the last refresh */
 	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* allocated pages = PGALLOC - PGFREE */
 } __attribute__((aligned(64)));
 

@@ -144,3 +144,47 @@ void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu)
 		pcp->count = 0;
 	}
 }
+
+/* drain_zone_pages: at most one batch goes back to the buddy lists. */
+static void drain_zone_batch(struct mpm_machine *m, struct zone *z, unsigned int cpu)
+{
+	struct per_cpu_pages *pcp = &z->pageset[cpu];
+	int to_drain = pcp->count >= pcp->batch ? pcp->batch : pcp->count;
+
+	if (to_drain > 0) {
+		free_pcppages_bulk(m, z, to_drain, pcp);
+		pcp->count -= to_drain;
+	}
+}
+
+void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu)
+{
+	if (cpu >= m->nr_cpus)
+		return;
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		struct zone *z = &m->zones[i];
+		struct per_cpu_pages *pcp = &z->pageset[cpu];
+		uint64_t activity = READ_ONCE(pcp->ev[PCP_ALLOCS]) + READ_ONCE(pcp->ev[PCP_FREES]);
+
+		if (!z->present_pages)
+			continue;
+		/* a differential to fold means activity: 3 seconds idle till flush */
+		if (pcp->alloc_batch_diff || activity != pcp->last_activity) {
+			atomic_fetch_add_explicit(&z->vm_alloc_batch, pcp->alloc_batch_diff,
+						  memory_order_relaxed);
+			pcp->alloc_batch_diff = 0;
+			pcp->last_activity = activity;
+			pcp->expire = 3;
+		}
+		if (!pcp->expire || !pcp->count)
+			continue;
+		/* we never drain zones local to this processor */
+		if (z->node == m->cpu_to_node[cpu]) {
+			pcp->expire = 0;
+			continue;
+		}
+		if (--pcp->expire)
+			continue;
+		drain_zone_batch(m, z, cpu);
+	}
+}

@@ -190,4 +190,8 @@ void ksim_run_quantum(struct ksim *k)
 		run_cpu(k, cpu, q);
 	ksim_kswapd(k, 0);
 	k->now += q;
+	/* vmstat_update: every cpu once a second (sysctl_stat_interval = HZ) */
+	if (k->now / NSEC_PER_SEC != (k->now - q) / NSEC_PER_SEC)
+		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+			mpm_refresh_cpu_vm_stats(k->m, cpu);
 }

@@ -349,6 +349,48 @@ static void test_fair_zone_policy_spreads_over_nodes(void)
 	mpm_machine_destroy(m);
 }
 
+static void test_remote_pcp_expiry(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint64_t pfns[64];
+	struct zone *z1;
+	int before;
+
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 0, GiB_PAGES(1) };
+	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(2) };
+	t.spec.nr_nodes = 2;
+	t.spec.nr_zones = 2;
+	t.spec.zones = t.zones;
+	t.spec.nr_cpus = 2;		/* cpu 0 on node 0, cpu 1 on node 1 */
+	m = tm_create(&t);
+	z1 = &m->zones[1];
+	/* cpu 0 frees node-1 pages: they sit on cpu 0's pcp list of zone 1 */
+	for (int i = 0; i < 64; i++)
+		pfns[i] = mpm_alloc_pages_node(m, 1, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE,
+					       0, 0);
+	for (int i = 0; i < 64; i++)
+		mpm_free_pages(m, pfns[i], 0, 0);
+	before = z1->pageset[0].count;
+	CHECK(before > 0);
+	mpm_refresh_cpu_vm_stats(m, 0);		/* activity: expire = 3, then 2 */
+	mpm_refresh_cpu_vm_stats(m, 0);		/* 1 */
+	CHECK_EQ_U(z1->pageset[0].count, before);
+	mpm_refresh_cpu_vm_stats(m, 0);		/* 0: one batch goes */
+	CHECK_EQ_U(z1->pageset[0].count, before - (before < 31 ? before : 31));
+	mpm_refresh_cpu_vm_stats(m, 0);		/* expired: nothing more */
+	CHECK_EQ_U(z1->pageset[0].count, before - (before < 31 ? before : 31));
+	/* the local zone's pcp pages are never drained this way */
+	pfns[0] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 1);
+	mpm_free_pages(m, pfns[0], 0, 1);
+	for (int i = 0; i < 6; i++)
+		mpm_refresh_cpu_vm_stats(m, 1);
+	CHECK(z1->pageset[1].count > 0);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_bad_frees(void)
 {
 	struct test_machine t;
@@ -377,6 +419,7 @@ int main(void)
 	test_reserve_is_last_resort();
 	test_watermark_and_lowmem_reserve();
 	test_fair_zone_policy_spreads_over_nodes();
+	test_remote_pcp_expiry();
 	test_bad_frees();
 	return t_report("core/buddy");
 }
