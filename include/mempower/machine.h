@@ -159,6 +159,19 @@ MPM_API int mpm_pfn_to_zone(const struct mpm_machine *m, uint64_t pfn);
 MPM_API int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn);
 MPM_API int mpm_pfn_valid(const struct mpm_machine *m, uint64_t pfn);
 
+/* What a pfn is, as /proc/kpageflags would tell (BUDDY, reserved, ...). */
+enum mpm_page_state {
+	MPM_PAGE_HOLE,		/* no page here */
+	MPM_PAGE_RESERVED,	/* present, never given to the allocator */
+	MPM_PAGE_FREE,		/* head of a free buddy block (*order set) */
+	MPM_PAGE_PCP,		/* on a per-cpu list: not free, not allocated */
+	MPM_PAGE_ALLOC,		/* head of an allocated block (*order set) */
+	MPM_PAGE_TAIL,		/* inside a free or allocated block */
+};
+/* Racy unless the machine is quiescent; @order may be NULL. */
+MPM_API enum mpm_page_state mpm_page_state(const struct mpm_machine *m, uint64_t pfn,
+					   unsigned int *order);
+
 /* Resident bytes of the allocator's own metadata (page array, bitmaps, ...). */
 MPM_API size_t mpm_metadata_bytes(const struct mpm_machine *m);
 

@@ -239,6 +239,7 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 				   page->zone);
 		switch (READ_ONCE(page->flags)) {
 		case PG_reserved:
+		case PG_reserved | PG_nomem:
 			pfn++;
 			continue;
 		case PG_buddy:

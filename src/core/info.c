@@ -139,7 +139,7 @@ int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn)
 int mpm_pfn_valid(const struct mpm_machine *m, uint64_t pfn)
 {
 	return mpm_pfn_to_zone(m, pfn) >= 0 &&
-	       !(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved);
+	       !(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem);
 }
 
 void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
@@ -214,4 +214,27 @@ uint64_t mpm_pageblocks_mt(const struct mpm_machine *m, int mt)
 			n += get_pageblock_migratetype(m, z, pfn) == mt;
 	}
 	return n;
+}
+
+enum mpm_page_state mpm_page_state(const struct mpm_machine *m, uint64_t pfn,
+				   unsigned int *order)
+{
+	const struct mpm_page *page;
+	uint8_t flags;
+
+	if (!pfn_in_array(m, pfn))
+		return MPM_PAGE_HOLE;
+	page = &m->pages[pfn_to_idx(m, pfn)];
+	flags = READ_ONCE(((struct mpm_page *)page)->flags);
+	if (order)
+		*order = READ_ONCE(((struct mpm_page *)page)->order);
+	if (flags & PG_reserved)
+		return flags & PG_nomem ? MPM_PAGE_HOLE : MPM_PAGE_RESERVED;
+	if (flags & PG_buddy)
+		return MPM_PAGE_FREE;
+	if (flags & PG_pcp)
+		return MPM_PAGE_PCP;
+	if (flags & PG_alloc)
+		return MPM_PAGE_ALLOC;
+	return MPM_PAGE_TAIL;
 }

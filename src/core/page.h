@@ -38,8 +38,9 @@ enum pageflags {
 	PG_buddy	= 1u << 0,	/* head of a free block in a buddy free_list */
 	PG_pcp		= 1u << 1,	/* on a per-cpu page list (order 0) */
 	PG_alloc	= 1u << 2,	/* head of an allocated block */
-	PG_reserved	= 1u << 3,	/* no present page here (hole) */
+	PG_reserved	= 1u << 3,	/* never given to the allocator (hole or memblock) */
 	PG_sentinel	= 1u << 4,	/* a list head, not a page */
+	PG_nomem	= 1u << 5,	/* with PG_reserved: no present page (hole) */
 };
 
 /* ---- list operations on the index-linked lists ---- */

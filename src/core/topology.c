@@ -178,11 +178,11 @@ static void memmap_init_zone(struct mpm_machine *m, struct zone *z,
 		uint64_t b = s->holes[i].end_pfn < end ? s->holes[i].end_pfn : end;
 
 		for (uint64_t pfn = a; pfn < b; pfn++)
-			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved);
+			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved | PG_nomem);
 	}
 	/* a pageblock starting in a hole is skipped; reserved pages are valid */
 	for (uint64_t pfn = (start + nr - 1) & ~(uint64_t)(nr - 1); pfn < end; pfn += nr)
-		if (!(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved))
+		if (!(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem))
 			z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = MIGRATE_MOVABLE;
 	for (unsigned int i = 0; i < s->nr_reserved; i++) {
 		uint64_t a = s->reserved[i].start_pfn > start ? s->reserved[i].start_pfn : start;
@@ -306,7 +306,7 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	/* pfns outside every zone: no zone, not present */
 	for (uint64_t i = 0; i < m->nr_pfns; i++) {
 		m->pages[i].zone = NO_ZONE;
-		WRITE_ONCE(m->pages[i].flags, PG_reserved);
+		WRITE_ONCE(m->pages[i].flags, PG_reserved | PG_nomem);
 	}
 	return 0;
 }

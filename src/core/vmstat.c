@@ -153,7 +153,7 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 		for (uint64_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z);
 		     pfn += pageblock_nr_pages(m)) {
 			/* pfn_valid(): holes have no memmap to read */
-			if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved)
+			if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem)
 				continue;
 			count[get_pageblock_migratetype(m, z, pfn)]++;
 		}

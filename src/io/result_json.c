@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/result_json.h"
 #include "sim/ksim.h"
+#include "sim/sample.h"
 
 #include <errno.h>
 #include <string.h>
@@ -154,7 +155,7 @@ static const char *region_state(const struct mpm_region_info *ri)
 	return ri->nr_free ? "partial" : "full";
 }
 
-static json_t *regions_json(const struct mpm_machine *m)
+static json_t *regions_json(const struct mpm_machine *m, const struct ksim *k)
 {
 	json_t *a = json_array();
 
@@ -178,6 +179,19 @@ static json_t *regions_json(const struct mpm_machine *m)
 			SET(r, "present", U64(ri.present));
 			SET(r, "free", U64(ri.nr_free));
 			SET(r, "state", json_string(region_state(&ri)));
+			if (ri.nr_free != ri.present) {
+				struct mpm_region_usage u;
+				json_t *h = json_object();
+
+				/* who holds the pages that keep the region busy */
+				mpm_region_usage(m, zid, rid, k ? k->owner_kind : NULL, &u);
+				SET(h, "anon", U64(u.anon));
+				SET(h, "file", U64(u.file));
+				SET(h, "kernel", U64(u.kernel));
+				SET(h, "pcp", U64(u.pcp));
+				SET(h, "reserved", U64(u.reserved));
+				SET(r, "held_by", h);
+			}
 			json_array_append_new(a, r);
 		}
 	}
@@ -214,7 +228,7 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 		SET(o, "packing_efficiency", pe);
 		SET(o, "end_t", json_real(run->end_t));
 	}
-	SET(o, "regions_end", regions_json(run->m));
+	SET(o, "regions_end", regions_json(run->m, run->k));
 	if (with_host) {
 		json_t *h = json_object();
 

@@ -11,6 +11,7 @@
 #include "sim/sample.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -71,4 +72,50 @@ unsigned int mpm_ideal_free_regions(const struct mpm_ideal *id, const struct mpm
 		}
 	}
 	return n;
+}
+
+static void count_allocated(const struct mpm_machine *m, uint64_t pfn, uint64_t n,
+			    const uint8_t *owner_kind, struct mpm_region_usage *u)
+{
+	for (uint64_t p = pfn; p < pfn + n; p++) {
+		uint32_t owner = mpm_rmap_get(m, p, NULL, NULL);
+
+		if (owner != MPM_NO_OWNER && owner_kind && owner_kind[owner] == 1)
+			u->anon++;
+		else if (owner != MPM_NO_OWNER && owner_kind && owner_kind[owner] == 2)
+			u->file++;
+		else
+			u->kernel++;
+	}
+}
+
+void mpm_region_usage(const struct mpm_machine *m, unsigned int zid, unsigned int rid,
+		      const uint8_t *owner_kind, struct mpm_region_usage *u)
+{
+	struct mpm_region_info ri;
+	uint64_t pfn;
+
+	memset(u, 0, sizeof(*u));
+	mpm_region_info(m, zid, rid, &ri);
+	/* a block may start before the region: find the first head at or before */
+	pfn = ri.start_pfn & ~(uint64_t)((1u << (MPM_MAX_ORDER - 1)) - 1);
+	while (pfn < ri.end_pfn) {
+		unsigned int order = 0;
+		enum mpm_page_state st = mpm_page_state(m, pfn, &order);
+		uint64_t n = (st == MPM_PAGE_FREE || st == MPM_PAGE_ALLOC) ? 1ull << order : 1;
+		uint64_t lo = pfn > ri.start_pfn ? pfn : ri.start_pfn;
+		uint64_t hi = pfn + n < ri.end_pfn ? pfn + n : ri.end_pfn;
+
+		if (hi > lo) {
+			if (st == MPM_PAGE_FREE)
+				u->free += hi - lo;
+			else if (st == MPM_PAGE_ALLOC)
+				count_allocated(m, lo, hi - lo, owner_kind, u);
+			else if (st == MPM_PAGE_PCP)
+				u->pcp += hi - lo;
+			else if (st == MPM_PAGE_RESERVED)
+				u->reserved += hi - lo;
+		}
+		pfn += n;
+	}
 }
