@@ -236,3 +236,52 @@ uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t
 	}
 	return used;
 }
+
+uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
+			 unsigned int cpu)
+{
+	uint64_t used = 0;
+
+	for (uint32_t i = from; i < to && i < f->npages && !k->failed; i++) {
+		k->c.cache_writes++;
+		if (f->pfn[i] == NO_PFN32) {
+			/* a full-page write needs no read-in; mapping gfp, not cold */
+			uint64_t pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
+
+			if (pfn == MPM_NO_PFN)
+				break;
+			f->pfn[i] = (uint32_t)pfn;
+			mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
+			f->cached++;
+			lru_push(k, f->id, i);
+		}
+		f->dirty[i] = 1;
+		used += k->p.read_ns_per_page;	/* copy_from_user of 4 KiB */
+	}
+	return used;
+}
+
+void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu)
+{
+	for (uint32_t i = 0; i < f->npages; i++) {
+		if (f->pfn[i] == NO_PFN32)
+			continue;
+		mpm_rmap_clear(k->m, f->pfn[i]);
+		mpm_free_pages(k->m, f->pfn[i], 0, cpu);
+		f->pfn[i] = NO_PFN32;
+	}
+	f->cached = 0;
+	ksim_slab_free(k, f->inode_obj, cpu);
+	ksim_slab_free(k, f->dentry_obj, cpu);
+	k->owner_obj[f->id] = NULL;
+	/* from the end: files are mostly deleted soon after they were made */
+	for (size_t i = k->nr_files; i-- > 0;)
+		if (k->files[i] == f) {
+			k->files[i] = k->files[--k->nr_files];
+			break;
+		}
+	k->c.files_deleted++;
+	free(f->pfn);
+	free(f->dirty);
+	free(f);
+}

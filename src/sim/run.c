@@ -131,6 +131,14 @@ static int start_workload(struct mpm_run *run)
 		run->workload_live = 1;
 		return mpm_pagetest_start(k, &w->pagetest, workload_exit);
 	}
+	if (w->kind == MPM_WORKLOAD_KERNBENCH) {
+		run->workload_live = 1;		/* make; it outlives its compiles */
+		return mpm_kernbench_start(k, &w->kernbench, workload_exit);
+	}
+	if (w->kind == MPM_WORKLOAD_PAGECACHE) {
+		run->workload_live = w->pagecache.files;
+		return mpm_pagecache_start(k, &w->pagecache, workload_exit);
+	}
 	run->workload_live = w->ebizzy.instances;
 	{
 		struct mpm_ebizzy_params p = { w->ebizzy.size, w->ebizzy.chunks,
@@ -258,7 +266,9 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	    drive_churn(run, err, errlen))
 		return -1;
 	if ((cfg->workload.kind == MPM_WORKLOAD_EBIZZY ||
-	     cfg->workload.kind == MPM_WORKLOAD_PAGETEST) &&
+	     cfg->workload.kind == MPM_WORKLOAD_PAGETEST ||
+	     cfg->workload.kind == MPM_WORKLOAD_KERNBENCH ||
+	     cfg->workload.kind == MPM_WORKLOAD_PAGECACHE) &&
 	    drive_ksim(run, err, errlen))
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);

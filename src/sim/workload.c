@@ -204,6 +204,70 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 	return -1;
 }
 
+static int kernbench_key(struct mpm_workload *w, const char *key, const char *val,
+			 char *err, size_t errlen)
+{
+	struct mpm_kernbench_wl *b = &w->kernbench;
+	unsigned int f;
+
+	if (!strcmp(key, "jobs"))
+		return uint_key("kernbench", key, val, 0, 4096, &b->jobs, err, errlen);
+	if (!strcmp(key, "files"))
+		return uint_key("kernbench", key, val, 1, 1000000, &b->files, err, errlen);
+	if (!strcmp(key, "headers"))
+		return uint_key("kernbench", key, val, 1, 1000000, &b->headers, err, errlen);
+	if (!strcmp(key, "includes"))
+		return uint_key("kernbench", key, val, 0, 10000, &b->includes, err, errlen);
+	if (!strcmp(key, "cpu"))
+		return uint_key("kernbench", key, val, 0, 3600000, &b->cpu_ms, err, errlen);
+	if (!strcmp(key, "heap")) {
+		if (parse_bytes(val, &b->heap) || b->heap > (1ull << 32)) {
+			snprintf(err, errlen, "workload kernbench: malformed heap '%s' (4K..4G)", val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "prime")) {
+		if (uint_key("kernbench", key, val, 0, 1, &f, err, errlen))
+			return -1;
+		b->prime = f;
+		return 0;
+	}
+	if (!strcmp(key, "thp"))
+		return thp_key("kernbench", val, &w->thp, err, errlen);
+	snprintf(err, errlen,
+		 "workload kernbench: unknown key '%s' (expected jobs, files, headers, includes, heap, cpu, prime, thp)",
+		 key);
+	return -1;
+}
+
+static int pagecache_key(struct mpm_workload *w, const char *key, const char *val,
+			 char *err, size_t errlen)
+{
+	struct mpm_pagecache_wl *c = &w->pagecache;
+
+	if (!strcmp(key, "size")) {
+		/* 0 = from the machine; otherwise a page count that fits a kfile */
+		if (!strcmp(val, "0")) {
+			c->size = 0;
+			return 0;
+		}
+		if (parse_bytes(val, &c->size) || c->size > (1ull << 42)) {
+			snprintf(err, errlen, "workload pagecache: malformed size '%s' (0, or 4K..4T)",
+				 val);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "files"))
+		return uint_key("pagecache", key, val, 1, 64, &c->files, err, errlen);
+	if (!strcmp(key, "passes"))
+		return uint_key("pagecache", key, val, 1, 1000, &c->passes, err, errlen);
+	snprintf(err, errlen, "workload pagecache: unknown key '%s' (expected size, files, passes)",
+		 key);
+	return -1;
+}
+
 static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			char *err, size_t errlen)
 {
@@ -227,6 +291,10 @@ static int parse_params(const char *name, char *params, struct mpm_workload *w,
 		if (w->kind == MPM_WORKLOAD_EBIZZY && ebizzy_key(w, kv, eq + 1, err, errlen))
 			return -1;
 		if (w->kind == MPM_WORKLOAD_PAGETEST && pagetest_key(w, kv, eq + 1, err, errlen))
+			return -1;
+		if (w->kind == MPM_WORKLOAD_KERNBENCH && kernbench_key(w, kv, eq + 1, err, errlen))
+			return -1;
+		if (w->kind == MPM_WORKLOAD_PAGECACHE && pagecache_key(w, kv, eq + 1, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -259,6 +327,14 @@ int mpm_workload_parse(const char *s, struct mpm_workload *w,
 	} else if (!strcmp(buf, "pagetest")) {
 		w->kind = MPM_WORKLOAD_PAGETEST;
 		w->pagetest = (struct mpm_pagetest_wl){ 512ull << 20, false, 1 };
+	} else if (!strcmp(buf, "kernbench")) {
+		/* defaults and their sources: docs/sim-parameters.md section 9 */
+		w->kind = MPM_WORKLOAD_KERNBENCH;
+		w->kernbench = (struct mpm_kernbench_wl){ 0, 19264, 15905, 300, 48ull << 20,
+							  570, true };
+	} else if (!strcmp(buf, "pagecache")) {
+		w->kind = MPM_WORKLOAD_PAGECACHE;
+		w->pagecache = (struct mpm_pagecache_wl){ 0, 1, 2 };
 	} else {
 		snprintf(err, errlen, "unknown workload '%s' (expected %s)", buf,
 			 MPM_WORKLOAD_NAMES);

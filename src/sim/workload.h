@@ -24,6 +24,8 @@ enum mpm_workload_kind {
 	MPM_WORKLOAD_CHURN,
 	MPM_WORKLOAD_EBIZZY,
 	MPM_WORKLOAD_PAGETEST,
+	MPM_WORKLOAD_KERNBENCH,
+	MPM_WORKLOAD_PAGECACHE,
 };
 
 /*
@@ -33,6 +35,17 @@ enum mpm_workload_kind {
  *   pagetest one process allocates and touches size, holds it for hold
  *            seconds, then frees it if free=1:
  *             size=512M  free=0  hold=1  thp=never|always
+ *   kernbench `make -jJOBS` of a kernel tree: a make process keeps up to
+ *            jobs compiles running, each a process that reads the toolchain,
+ *            its .c file and includes headers through the page cache, grows
+ *            a cc1 heap of heap bytes over cpu ms of CPU, writes its object
+ *            and .cmd files (and a .d file it deletes), then exits:
+ *             jobs=0 (= 2 x CPUs)  files=19264  headers=15905  includes=300
+ *             heap=48M  cpu=570 (ms)  prime=1 (cat the tree first)
+ *             thp=never|always
+ *   pagecache streaming reads: one reader process per file reads it
+ *            sequentially passes times, 128 KiB at a time:
+ *             size=0 (each file 5/4 of memory)  files=1  passes=2
  */
 struct mpm_ebizzy_wl {
 	uint64_t size;
@@ -43,6 +56,22 @@ struct mpm_pagetest_wl {
 	uint64_t size;
 	bool free;
 	unsigned int hold;
+};
+
+struct mpm_kernbench_wl {
+	unsigned int jobs;		/* 0 = 2 x CPUs */
+	unsigned int files;		/* compilation units (.c files) */
+	unsigned int headers;		/* .h files in the tree */
+	unsigned int includes;		/* headers read per unit */
+	uint64_t heap;			/* cc1 anonymous memory, bytes */
+	unsigned int cpu_ms;		/* CPU time per unit */
+	bool prime;			/* read the whole tree first */
+};
+
+struct mpm_pagecache_wl {
+	uint64_t size;			/* bytes per file; 0 = 5/4 of memory */
+	unsigned int files;		/* one reader each */
+	unsigned int passes;
 };
 
 struct mpm_churn_params {
@@ -58,10 +87,12 @@ struct mpm_workload {
 	struct mpm_churn_params churn;
 	struct mpm_ebizzy_wl ebizzy;
 	struct mpm_pagetest_wl pagetest;
-	bool thp;			/* ebizzy, pagetest: transparent_hugepage=always */
+	struct mpm_kernbench_wl kernbench;
+	struct mpm_pagecache_wl pagecache;
+	bool thp;			/* ebizzy, pagetest, kernbench: transparent_hugepage=always */
 };
 
-#define MPM_WORKLOAD_NAMES "none, churn, ebizzy, pagetest"
+#define MPM_WORKLOAD_NAMES "none, churn, ebizzy, pagetest, kernbench, pagecache"
 
 /* 0 on success; -1 with a one-line reason in @err. */
 int mpm_workload_parse(const char *s, struct mpm_workload *w,

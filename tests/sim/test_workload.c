@@ -45,7 +45,7 @@ int main(void)
 	CHECK(parse("churn:occupancy=.25") == 0 && w.churn.occupancy == 0.25);
 
 	CHECK(refused("", "unknown workload ''"));
-	CHECK(refused("stress", "unknown workload 'stress' (expected none, churn, ebizzy, pagetest)"));
+	CHECK(refused("stress", "unknown workload 'stress' (expected none, churn, ebizzy, pagetest, kernbench, pagecache)"));
 
 	/* ebizzy: the cover letter's command line is the default */
 	CHECK(parse("ebizzy") == 0 && w.kind == MPM_WORKLOAD_EBIZZY);
@@ -72,6 +72,40 @@ int main(void)
 	CHECK(w.pagetest.size == 2ull << 30 && w.pagetest.free && w.pagetest.hold == 0);
 	CHECK(refused("pagetest:free=2", "free=2 is malformed or out of range"));
 	CHECK(refused("pagetest:s=1M", "workload pagetest: unknown key 's'"));
+	/* kernbench: jobs 0 = 2 x CPUs at start; the tree of docs/sim-parameters.md */
+	CHECK(parse("kernbench") == 0 && w.kind == MPM_WORKLOAD_KERNBENCH);
+	CHECK(w.kernbench.jobs == 0 && w.kernbench.files == 19264);
+	CHECK(w.kernbench.headers == 15905 && w.kernbench.includes == 300);
+	CHECK_EQ_U(w.kernbench.heap, 48ull << 20);
+	CHECK(w.kernbench.cpu_ms == 570 && w.kernbench.prime && !w.thp);
+	CHECK(parse("kernbench:jobs=32,files=100,headers=50,includes=0,heap=4M,cpu=0,prime=0,thp=always") == 0);
+	CHECK(w.kernbench.jobs == 32 && w.kernbench.files == 100 && w.kernbench.headers == 50);
+	CHECK(w.kernbench.includes == 0 && w.kernbench.heap == 4ull << 20);
+	CHECK(w.kernbench.cpu_ms == 0 && !w.kernbench.prime && w.thp);
+	CHECK(refused("kernbench:jobs=4097", "workload kernbench: jobs=4097 is malformed or out of range 0..4096"));
+	CHECK(refused("kernbench:files=0", "files=0 is malformed or out of range 1..1000000"));
+	CHECK(refused("kernbench:headers=x", "headers=x is malformed"));
+	CHECK(refused("kernbench:includes=-1", "includes=-1 is malformed"));
+	CHECK(refused("kernbench:heap=5G", "workload kernbench: malformed heap '5G' (4K..4G)"));
+	CHECK(refused("kernbench:heap=100", "malformed heap '100'"));
+	CHECK(refused("kernbench:cpu=1.5", "cpu=1.5 is malformed"));
+	CHECK(refused("kernbench:prime=2", "prime=2 is malformed or out of range 0..1"));
+	CHECK(refused("kernbench:thp=yes", "workload kernbench: thp=yes (expected always or never)"));
+	CHECK(refused("kernbench:j=4", "workload kernbench: unknown key 'j' (expected jobs, files"));
+	/* pagecache: size 0 = 5/4 of the machine's memory at start */
+	CHECK(parse("pagecache") == 0 && w.kind == MPM_WORKLOAD_PAGECACHE);
+	CHECK(w.pagecache.size == 0 && w.pagecache.files == 1 && w.pagecache.passes == 2);
+	CHECK(parse("pagecache:size=3G,files=4,passes=1") == 0);
+	CHECK(w.pagecache.size == 3ull << 30 && w.pagecache.files == 4 && w.pagecache.passes == 1);
+	CHECK(parse("pagecache:size=0") == 0 && w.pagecache.size == 0);
+	CHECK(refused("pagecache:size=5T", "workload pagecache: malformed size '5T' (0, or 4K..4T)"));
+	CHECK(refused("pagecache:size=-1", "malformed size"));
+	CHECK(refused("pagecache:files=0", "files=0 is malformed or out of range 1..64"));
+	CHECK(refused("pagecache:files=65", "out of range 1..64"));
+	CHECK(refused("pagecache:passes=0", "passes=0 is malformed or out of range 1..1000"));
+	CHECK(refused("pagecache:thp=always", "workload pagecache: unknown key 'thp' (expected size, files, passes)"));
+	CHECK(refused("pagecache:", "workload pagecache: malformed parameter list"));
+	CHECK(refused("kernbench:jobs", "workload kernbench: malformed parameter 'jobs'"));
 	CHECK(refused("Churn", "unknown workload"));
 	CHECK(refused("none:ops=1", "workload none: unknown key 'ops'"));
 	CHECK(refused("churn:speed=3", "workload churn: unknown key 'speed'"));

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The page-cache workloads end to end on small machines, with the allocator
+ * checker and the owner/content checker at every sample: kernbench (page
+ * cache hits on the shared tree, object and .cmd files written, .d files
+ * deleted) and pagecache (files larger than memory, kswapd reclaiming);
+ * both end, and what the allocator counts as used equals what the model
+ * holds.  Also: file writes and deletes by hand, and kernbench determinism.
+ */
+#include <string.h>
+
+#include "sim/ksim.h"
+#include "sim/run.h"
+#include "testlib.h"
+
+static struct mpm_zone_spec zones[2];
+
+static void machine(struct mpm_machine_spec *s, uint64_t node_pages, unsigned int cpus)
+{
+	memset(s, 0, sizeof(*s));
+	zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, node_pages };
+	zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, node_pages, 2 * node_pages };
+	s->nr_nodes = 2;
+	s->nr_zones = 2;
+	s->zones = zones;
+	s->nr_cpus = cpus;
+	s->region_shift = 13;	/* 32 MiB regions */
+}
+
+static int run(struct mpm_run *r, struct mpm_run_config *c, const char *wl,
+	       const struct mpm_machine_spec *s, double duration, bool boot)
+{
+	char err[256];
+
+	memset(c, 0, sizeof(*c));
+	c->spec = s;
+	c->policy = "mainline";
+	c->workload_str = wl;
+	REQUIRE(mpm_workload_parse(wl, &c->workload, err, sizeof(err)) == 0);
+	c->duration = duration;
+	c->seed = 11;
+	c->boot_system = boot;
+	c->until_idle = true;
+	c->check_samples = true;
+	if (mpm_run_execute(c, r, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", wl, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void check_conservation(struct mpm_run *r)
+{
+	mpm_drain_all_pages(r->m);
+	CHECK_EQ_U(mpm_used_pages(r->m), ksim_accounted_pages(r->k));
+}
+
+static uint64_t dirty_pages(const struct ksim *k)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < k->nr_files; i++)
+		for (uint32_t p = 0; p < k->files[i]->npages; p++)
+			n += k->files[i]->pfn[p] != NO_PFN32 && k->files[i]->dirty[p];
+	return n;
+}
+
+static void test_kernbench(bool prime, bool boot)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	const char *wl = prime ?
+		"kernbench:files=40,headers=200,includes=30,heap=4M,cpu=20" :
+		"kernbench:files=40,headers=200,includes=30,heap=4M,cpu=20,prime=0,jobs=3";
+
+	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB */
+	CHECK(run(&r, &c, wl, &s, 60, boot) == 0);
+	CHECK(r.workload_live == 0);
+	CHECK(r.end_t < 60);
+	/* 40 compiles + make + the daemons */
+	CHECK(r.k->c.processes >= 41);
+	CHECK_EQ_U(r.k->c.oom_kills, 0);
+	/* the shared tree and toolchain are read once from disk, then hit */
+	CHECK(r.k->c.cache_misses > 0);
+	CHECK(r.k->c.cache_reads > 4 * r.k->c.cache_misses);
+	/* an object and a .cmd file per unit; every .d file deleted */
+	CHECK_EQ_U(r.k->c.files_deleted, 40);
+	CHECK(r.k->c.cache_writes > 0);
+	CHECK(dirty_pages(r.k) > 0);
+	CHECK(r.k->c.faults >= 40 * (1024 * 2 / 9));	/* the smallest unit's heap */
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_kernbench_files(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	uint64_t cached;
+
+	machine(&s, 1u << 15, 2);
+	CHECK(run(&r, &c, "kernbench:files=25,headers=50,includes=10,heap=1M,cpu=5,jobs=8", &s,
+		  60, false) == 0);
+	CHECK(r.workload_live == 0);
+	/* toolchain + 25 .c + 50 .h + 25 .o + 25 .cmd */
+	CHECK_EQ_U(r.k->nr_files, 1 + 25 + 50 + 25 + 25);
+	/* nothing under pressure: every file is wholly cached, outputs dirty */
+	cached = 0;
+	for (size_t i = 0; i < r.k->nr_files; i++) {
+		CHECK_EQ_U(r.k->files[i]->cached, r.k->files[i]->npages);
+		cached += r.k->files[i]->cached;
+	}
+	CHECK_EQ_U(ksim_cached_pages(r.k), cached);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+/* Under memory pressure: dirty objects are written back, the tree reclaimed. */
+static void test_kernbench_pressure(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	machine(&s, 1u << 13, 2);	/* 2 x 32 MiB */
+	CHECK(run(&r, &c, "kernbench:files=60,headers=3000,includes=100,heap=8M,cpu=10,jobs=4",
+		  &s, 120, false) == 0);
+	CHECK(r.workload_live == 0);
+	CHECK(r.k->c.kswapd_reclaimed + r.k->c.direct_reclaimed > 0);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_pagecache(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	machine(&s, 1u << 14, 2);	/* 2 x 64 MiB; the file is 160 MiB */
+	CHECK(run(&r, &c, "pagecache", &s, 120, false) == 0);
+	CHECK(r.workload_live == 0);
+	CHECK(r.end_t < 120);
+	CHECK_EQ_U(r.k->nr_files, 1);
+	CHECK(r.k->files[0]->npages > mpm_total_pages(r.m));
+	/* two passes, every page missed both times (LRU order = file order) */
+	CHECK_EQ_U(r.k->c.cache_reads, 2ull * r.k->files[0]->npages);
+	CHECK_EQ_U(r.k->c.cache_misses, r.k->c.cache_reads);
+	CHECK(r.k->c.kswapd_wakeups > 0);
+	CHECK(r.k->c.kswapd_reclaimed > 0);
+	CHECK(r.k->files[0]->cached < mpm_total_pages(r.m));
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+static void test_pagecache_readers(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	machine(&s, 1u << 14, 2);
+	CHECK(run(&r, &c, "pagecache:size=48M,files=3,passes=1", &s, 120, true) == 0);
+	CHECK(r.workload_live == 0);
+	CHECK(r.k->c.kswapd_reclaimed + r.k->c.direct_reclaimed > 0);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+/* ksim_write_file and ksim_delete_file by hand, outside any workload. */
+static void test_write_delete(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kfile *f, *g;
+	char msg[256];
+	uint64_t used, lru;
+
+	machine(&s, 1u << 13, 2);
+	CHECK(run(&r, &c, "pagecache:size=64K,passes=1", &s, 10, false) == 0);
+	f = ksim_new_file(r.k, 10, 0);
+	g = ksim_new_file(r.k, 4, 1);
+	REQUIRE(f && g);
+	CHECK(ksim_write_file(r.k, f, 2, 6, 0) == 4 * r.k->p.read_ns_per_page);
+	CHECK_EQ_U(f->cached, 4);
+	CHECK(f->dirty[2] && f->dirty[5] && !f->dirty[6]);
+	ksim_read_file(r.k, g, 0, 4, 1, false);
+	CHECK(ksim_check_owners(r.k, msg, sizeof(msg)) == 0);
+	check_conservation(&r);
+	lru = r.k->lru_len;
+	used = mpm_used_pages(r.m);
+	ksim_delete_file(r.k, f, 1);
+	mpm_drain_all_pages(r.m);
+	CHECK_EQ_U(mpm_used_pages(r.m) + 4, used);
+	CHECK_EQ_U(r.k->lru_len, lru);	/* stale entries stay, reclaim skips them */
+	CHECK_EQ_U(r.k->c.files_deleted, 1);
+	CHECK(ksim_check_owners(r.k, msg, sizeof(msg)) == 0);
+	check_conservation(&r);
+	CHECK(mpm_check(r.m, msg, sizeof(msg)) == 0);
+	mpm_run_fini(&r);
+}
+
+static void test_determinism(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c1, c2;
+	struct mpm_run r1, r2;
+	const char *wl = "kernbench:files=20,headers=100,includes=20,heap=2M,cpu=10";
+
+	machine(&s, 1u << 14, 2);
+	CHECK(run(&r1, &c1, wl, &s, 60, false) == 0);
+	CHECK(run(&r2, &c2, wl, &s, 60, false) == 0);
+	CHECK_EQ_U(r1.nr_samples, r2.nr_samples);
+	for (size_t i = 0; i < r1.nr_samples && i < r2.nr_samples; i++) {
+		CHECK_EQ_U(r1.samples[i].free_regions, r2.samples[i].free_regions);
+		CHECK_EQ_U(r1.samples[i].used_pages, r2.samples[i].used_pages);
+		CHECK_EQ_U(r1.samples[i].cached_pages, r2.samples[i].cached_pages);
+	}
+	CHECK(!memcmp(&r1.counters, &r2.counters, sizeof(r1.counters)));
+	CHECK(!memcmp(&r1.k->c, &r2.k->c, sizeof(r1.k->c)));
+	mpm_run_fini(&r1);
+	mpm_run_fini(&r2);
+}
+
+int main(void)
+{
+	test_kernbench(true, true);
+	test_kernbench(false, false);
+	test_kernbench_files();
+	test_kernbench_pressure();
+	test_pagecache();
+	test_pagecache_readers();
+	test_write_delete();
+	test_determinism();
+	return t_report("sim/workloads_fs");
+}
