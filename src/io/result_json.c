@@ -110,6 +110,8 @@ static json_t *kernel_json(const struct ksim_counters *c)
 	SET(o, "slab_pages_freed", U64(c->slab_pages_freed));
 	SET(o, "cache_reads", U64(c->cache_reads));
 	SET(o, "cache_misses", U64(c->cache_misses));
+	SET(o, "cache_writes", U64(c->cache_writes));
+	SET(o, "files_deleted", U64(c->files_deleted));
 	SET(o, "kswapd_wakeups", U64(c->kswapd_wakeups));
 	SET(o, "kswapd_reclaimed", U64(c->kswapd_reclaimed));
 	SET(o, "direct_reclaimed", U64(c->direct_reclaimed));

@@ -121,6 +121,7 @@ void ksim_fini(struct ksim *k)
 	free(k->lru);
 	free(k->procs);
 	free(k->tasks);
+	free(k->sleepers);
 	free(k->cpus);
 	free(k->owner_obj);
 	free(k->owner_kind);
@@ -135,10 +136,7 @@ void ksim_run_until(struct ksim *k, uint64_t until)
 
 bool ksim_idle(const struct ksim *k)
 {
-	for (size_t i = 0; i < k->nr_tasks; i++)
-		if (k->tasks[i]->state != TASK_DEAD)
-			return false;
-	return true;
+	return k->nr_live_tasks == 0;
 }
 
 static int check_vma(struct ksim *k, struct kvma *v, char *msg, size_t len)

@@ -131,6 +131,7 @@ struct kcpu {
 	struct ktask **rq;		/* runnable tasks, round robin */
 	size_t nr, cap, cur;
 	uint64_t busy_ns;
+	uint64_t overrun;		/* ns the last step ran past its quantum */
 };
 
 /* ---- slab ---- */
@@ -202,6 +203,9 @@ struct ksim {
 	struct kcpu *cpus;
 	struct ktask **tasks;		/* every task ever created, for freeing */
 	size_t nr_tasks, tasks_cap;
+	struct ktask **sleepers;	/* tasks asleep, unordered */
+	size_t nr_sleepers, sleepers_cap;
+	size_t nr_live_tasks;		/* not yet dead */
 	struct kprocess **procs;
 	size_t nr_procs, procs_cap;
 	unsigned int next_pid;

@@ -72,6 +72,7 @@ struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 		ksim_fail(k, "out of memory in the simulator");
 		return NULL;
 	}
+	k->nr_live_tasks++;
 	t->pid = k->next_pid++;
 	t->cpu = k->next_cpu++ % k->nr_cpus;
 	t->state = TASK_RUNNABLE;
@@ -99,9 +100,21 @@ void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until)
 {
 	if (t->state != TASK_RUNNABLE)
 		return;
+	if (k->nr_sleepers == k->sleepers_cap) {
+		size_t cap = k->sleepers_cap ? 2 * k->sleepers_cap : 64;
+		struct ktask **n = realloc(k->sleepers, cap * sizeof(*n));
+
+		if (!n) {
+			ksim_fail(k, "out of memory in the simulator");
+			return;
+		}
+		k->sleepers = n;
+		k->sleepers_cap = cap;
+	}
 	rq_del(&k->cpus[t->cpu], t);
 	t->state = TASK_SLEEPING;
 	t->wake_at = until;
+	k->sleepers[k->nr_sleepers++] = t;
 }
 
 static void wake(struct ksim *k, struct ktask *t)
@@ -120,7 +133,8 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 		return;
 	if (t->state == TASK_RUNNABLE)
 		rq_del(&k->cpus[t->cpu], t);
-	t->state = TASK_DEAD;
+	t->state = TASK_DEAD;		/* a sleeper entry is dropped at the next wake-up pass */
+	k->nr_live_tasks--;
 	/* the stack and task_struct go when the task is reaped */
 	if (t->stack != NO_PFN32)
 		mpm_free_pages(k->m, t->stack, THREAD_SIZE_ORDER, t->cpu);
@@ -134,14 +148,22 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 	}
 }
 
+/* Wake the sleepers that are due, in the order they fell asleep. */
 static void wake_sleepers(struct ksim *k, uint64_t now)
 {
-	for (size_t i = 0; i < k->nr_tasks; i++) {
-		struct ktask *t = k->tasks[i];
+	size_t kept = 0;
 
-		if (t->state == TASK_SLEEPING && t->wake_at <= now)
+	for (size_t i = 0; i < k->nr_sleepers; i++) {
+		struct ktask *t = k->sleepers[i];
+
+		if (t->state != TASK_SLEEPING)
+			continue;		/* killed while asleep */
+		if (t->wake_at <= now)
 			wake(k, t);
+		else
+			k->sleepers[kept++] = t;
 	}
+	k->nr_sleepers = kept;
 }
 
 static uint64_t sched_slice(const struct ksim *k, size_t nr_running)
@@ -157,6 +179,14 @@ static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
 	struct kcpu *c = &k->cpus[cpu];
 	unsigned int idle_turns = 0;
 
+	/* a step that ran past the last quantum is paid from this one */
+	if (c->overrun >= budget) {
+		c->overrun -= budget;
+		return;
+	}
+	budget -= c->overrun;
+	c->overrun = 0;
+
 	while (budget && c->nr && !k->failed && idle_turns <= c->nr) {
 		struct ktask *t = c->rq[c->cur];
 		uint64_t slice = sched_slice(k, c->nr);
@@ -170,6 +200,8 @@ static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
 		t->slice_used += used;
 		t->cpu_ns += used;
 		c->busy_ns += used;
+		if (used > budget)
+			c->overrun = used - budget;
 		budget -= used < budget ? used : budget;
 		idle_turns = used ? 0 : idle_turns + 1;
 		if (t->state != TASK_RUNNABLE)
