@@ -209,6 +209,21 @@ struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu)
 	return f;
 }
 
+/* add_to_page_cache_lru: a new page for @f at @i, owned, on the LRU. */
+static bool add_to_page_cache(struct ksim *k, struct kfile *f, uint32_t i,
+			      mpm_gfp_t gfp, unsigned int cpu)
+{
+	uint64_t pfn = ksim_alloc_page(k, gfp, 0, cpu);
+
+	if (pfn == MPM_NO_PFN)
+		return false;
+	f->pfn[i] = (uint32_t)pfn;
+	mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
+	f->cached++;
+	lru_push(k, f->id, i);
+	return true;
+}
+
 uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
 			unsigned int cpu, bool dirty)
 {
@@ -217,15 +232,9 @@ uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t
 	for (uint32_t i = from; i < to && i < f->npages && !k->failed; i++) {
 		k->c.cache_reads++;
 		if (f->pfn[i] == NO_PFN32) {
-			uint64_t pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD,
-						       0, cpu);
-
-			if (pfn == MPM_NO_PFN)
+			/* readahead pages are allocated cold */
+			if (!add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD, cpu))
 				break;
-			f->pfn[i] = (uint32_t)pfn;
-			mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
-			f->cached++;
-			lru_push(k, f->id, i);
 			k->c.cache_misses++;
 			used += k->p.readin_ns_per_page;
 		} else {
@@ -244,17 +253,10 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
 
 	for (uint32_t i = from; i < to && i < f->npages && !k->failed; i++) {
 		k->c.cache_writes++;
-		if (f->pfn[i] == NO_PFN32) {
-			/* a full-page write needs no read-in; mapping gfp, not cold */
-			uint64_t pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
-
-			if (pfn == MPM_NO_PFN)
-				break;
-			f->pfn[i] = (uint32_t)pfn;
-			mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
-			f->cached++;
-			lru_push(k, f->id, i);
-		}
+		/* a full-page write needs no read-in; mapping gfp, not cold */
+		if (f->pfn[i] == NO_PFN32 &&
+		    !add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE, cpu))
+			break;
 		f->dirty[i] = 1;
 		used += k->p.read_ns_per_page;	/* copy_from_user of 4 KiB */
 	}

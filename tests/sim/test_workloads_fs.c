@@ -7,52 +7,12 @@
  * both end, and what the allocator counts as used equals what the model
  * holds.  Also: file writes and deletes by hand, and kernbench determinism.
  */
-#include <string.h>
-
-#include "sim/ksim.h"
-#include "sim/run.h"
-#include "testlib.h"
-
-static struct mpm_zone_spec zones[2];
-
-static void machine(struct mpm_machine_spec *s, uint64_t node_pages, unsigned int cpus)
-{
-	memset(s, 0, sizeof(*s));
-	zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, node_pages };
-	zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, node_pages, 2 * node_pages };
-	s->nr_nodes = 2;
-	s->nr_zones = 2;
-	s->zones = zones;
-	s->nr_cpus = cpus;
-	s->region_shift = 13;	/* 32 MiB regions */
-}
+#include "ksim_helpers.h"
 
 static int run(struct mpm_run *r, struct mpm_run_config *c, const char *wl,
 	       const struct mpm_machine_spec *s, double duration, bool boot)
 {
-	char err[256];
-
-	memset(c, 0, sizeof(*c));
-	c->spec = s;
-	c->policy = "mainline";
-	c->workload_str = wl;
-	REQUIRE(mpm_workload_parse(wl, &c->workload, err, sizeof(err)) == 0);
-	c->duration = duration;
-	c->seed = 11;
-	c->boot_system = boot;
-	c->until_idle = true;
-	c->check_samples = true;
-	if (mpm_run_execute(c, r, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s\n", wl, err);
-		return -1;
-	}
-	return 0;
-}
-
-static void check_conservation(struct mpm_run *r)
-{
-	mpm_drain_all_pages(r->m);
-	CHECK_EQ_U(mpm_used_pages(r->m), ksim_accounted_pages(r->k));
+	return run_seeded(r, c, wl, s, duration, boot, 11);
 }
 
 static uint64_t dirty_pages(const struct ksim *k)
