@@ -44,7 +44,6 @@ struct ksim_params {
 	uint64_t exit_ns_per_page;	/* exit_mmap, per page */
 	uint64_t read_ns_per_page;	/* page cache read, hit */
 	uint64_t readin_ns_per_page;	/* page cache read, miss (I/O) */
-	uint64_t reclaim_ns_per_page;	/* scanning + freeing a clean page */
 };
 
 void ksim_default_params(struct ksim_params *p, unsigned int nr_cpus);
@@ -82,7 +81,6 @@ struct kmm {
 	uint32_t pgd;			/* pgd page */
 	uint32_t pud;			/* one pud page (mappings below 512 GiB) */
 	uint32_t pmd[64];		/* one pmd page per GiB of address space used */
-	unsigned int users;		/* threads of the process */
 	struct ktask *mmap_writer;	/* holds mmap_sem for write (munmap) */
 	void *slab_objs[4];		/* mm_struct & co. */
 };
@@ -130,7 +128,6 @@ struct kprocess {
 struct kcpu {
 	struct ktask **rq;		/* runnable tasks, round robin */
 	size_t nr, cap, cur;
-	uint64_t busy_ns;
 	uint64_t overrun;		/* ns the last step ran past its quantum */
 };
 

@@ -408,7 +408,7 @@ uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *v,
 
 		zap_one(k, v, t->cpu);
 		v->zap_pos += huge ? PAGES_PER_PMD : 1;
-		used += huge ? k->p.zap_ns_per_page : k->p.zap_ns_per_page;
+		used += k->p.zap_ns_per_page;	/* a huge pmd zaps as one entry */
 	}
 	if (v->zap_pos >= v->npages) {
 		finish_unmap(k, v, t->cpu);

@@ -32,5 +32,4 @@ void ksim_default_params(struct ksim_params *p, unsigned int nr_cpus)
 	/* ESTIMATE: a cached 4 KiB read (copy_to_user) and a miss (disk I/O) */
 	p->read_ns_per_page = 695;
 	p->readin_ns_per_page = 50 * NSEC_PER_USEC;
-	p->reclaim_ns_per_page = 200;
 }

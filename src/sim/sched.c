@@ -89,7 +89,6 @@ struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 	if (proc) {
 		proc->threads[proc->nr_threads++] = t;
 		proc->live_threads++;
-		proc->mm->users++;
 	}
 	if (rq_add(&k->cpus[t->cpu], t))
 		ksim_fail(k, "out of memory in the simulator");
@@ -199,7 +198,6 @@ static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
 
 		t->slice_used += used;
 		t->cpu_ns += used;
-		c->busy_ns += used;
 		if (used > budget)
 			c->overrun = used - budget;
 		budget -= used < budget ? used : budget;
