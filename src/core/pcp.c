@@ -119,8 +119,10 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			 * Start the misses of the next page and its buddy while
 			 * this one merges (prefetch_buddy() of later kernels).
 			 */
-			__builtin_prefetch(&m->pages[next], 1);
-			__builtin_prefetch(&m->pages[next ^ 1], 0);
+			if (next < m->nr_pfns) {
+				__builtin_prefetch(&m->pages[next], 1);
+				__builtin_prefetch(&m->pages[next ^ 1], 0);
+			}
 
 			list_del(m->pages, idx);
 			WRITE_ONCE(m->pages[idx].flags, 0);
