@@ -37,14 +37,15 @@ uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj)
 	if (k->nr_owners == k->owners_cap) {
 		uint32_t cap = k->owners_cap ? 2 * k->owners_cap : 1024;
 		void **o = realloc(k->owner_obj, cap * sizeof(*o));
-		uint8_t *kd = realloc(k->owner_kind, cap);
+		uint8_t *kd;
 
-		if (!o || !kd) {
-			free(o == k->owner_obj ? NULL : o);
+		if (o)
+			k->owner_obj = o;	/* keep what grew, even if the next fails */
+		kd = o ? realloc(k->owner_kind, cap) : NULL;
+		if (!kd) {
 			ksim_fail(k, "out of memory in the simulator");
 			return MPM_NO_OWNER;
 		}
-		k->owner_obj = o;
 		k->owner_kind = kd;
 		k->owners_cap = cap;
 	}

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <mempower/mempower.h>
 
@@ -228,6 +229,25 @@ struct ksim {
 	char error[200];
 	bool failed;
 };
+
+/*
+ * Make room for one more element in a growable array (doubling, 16 at
+ * first); false, with the array untouched, when memory runs out.
+ */
+#define ksim_grow(arr, nr, cap) __extension__ ({				\
+	bool __ok = true;							\
+	if ((nr) == (cap)) {							\
+		size_t __c = (cap) ? 2 * (cap) : 16;				\
+		void *__n = realloc((arr), __c * sizeof(*(arr)));		\
+		if (__n) {							\
+			(arr) = __n;						\
+			(cap) = __c;						\
+		} else {							\
+			__ok = false;						\
+		}								\
+	}									\
+	__ok;									\
+})
 
 /* ksim.c */
 int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p,

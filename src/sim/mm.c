@@ -57,19 +57,12 @@ struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
 		ksim_fail(k, "out of memory in the simulator");
 		return NULL;
 	}
-	if (k->nr_procs == k->procs_cap) {
-		size_t cap = k->procs_cap ? 2 * k->procs_cap : 32;
-		struct kprocess **n = realloc(k->procs, cap * sizeof(*n));
-
-		if (!n) {
-			ksim_fail(k, "out of memory in the simulator");
-			free(mm);
-			free(p->threads);
-			free(p);
-			return NULL;
-		}
-		k->procs = n;
-		k->procs_cap = cap;
+	if (!ksim_grow(k->procs, k->nr_procs, k->procs_cap)) {
+		ksim_fail(k, "out of memory in the simulator");
+		free(mm);
+		free(p->threads);
+		free(p);
+		return NULL;
 	}
 	k->procs[k->nr_procs++] = p;
 	p->pid = k->next_pid;
@@ -126,20 +119,13 @@ struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned
 	}
 	memset(v->pfn, 0xff, npages * sizeof(*v->pfn));
 	memset(v->pte, 0xff, chunks * sizeof(*v->pte));
-	if (mm->nr_vmas == mm->cap) {
-		size_t cap = mm->cap ? 2 * mm->cap : 8;
-		struct kvma **n = realloc(mm->vmas, cap * sizeof(*n));
-
-		if (!n) {
-			ksim_fail(k, "out of memory in the simulator");
-			free(v->pfn);
-			free(v->pte);
-			free(v->huge);
-			free(v);
-			return NULL;
-		}
-		mm->vmas = n;
-		mm->cap = cap;
+	if (!ksim_grow(mm->vmas, mm->nr_vmas, mm->cap)) {
+		ksim_fail(k, "out of memory in the simulator");
+		free(v->pfn);
+		free(v->pte);
+		free(v->huge);
+		free(v);
+		return NULL;
 	}
 	v->va = find_va(mm, npages);
 	v->npages = npages;
@@ -273,16 +259,9 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	v->pfn = v->pte = NULL;
 	v->huge = NULL;
 	k->owner_obj[v->id] = NULL;
-	if (k->nr_dead_vmas == k->dead_cap) {
-		size_t cap = k->dead_cap ? 2 * k->dead_cap : 64;
-		struct kvma **n = realloc(k->dead_vmas, cap * sizeof(*n));
-
-		if (!n) {
-			free(v);
-			return;
-		}
-		k->dead_vmas = n;
-		k->dead_cap = cap;
+	if (!ksim_grow(k->dead_vmas, k->nr_dead_vmas, k->dead_cap)) {
+		free(v);
+		return;
 	}
 	k->dead_vmas[k->nr_dead_vmas++] = v;
 }

@@ -187,19 +187,12 @@ struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu)
 		return NULL;
 	}
 	memset(f->pfn, 0xff, npages * sizeof(*f->pfn));
-	if (k->nr_files == k->files_cap) {
-		size_t cap = k->files_cap ? 2 * k->files_cap : 64;
-		struct kfile **n = realloc(k->files, cap * sizeof(*n));
-
-		if (!n) {
-			ksim_fail(k, "out of memory in the simulator");
-			free(f->pfn);
-			free(f->dirty);
-			free(f);
-			return NULL;
-		}
-		k->files = n;
-		k->files_cap = cap;
+	if (!ksim_grow(k->files, k->nr_files, k->files_cap)) {
+		ksim_fail(k, "out of memory in the simulator");
+		free(f->pfn);
+		free(f->dirty);
+		free(f);
+		return NULL;
 	}
 	k->files[k->nr_files++] = f;
 	f->npages = npages;

@@ -16,15 +16,8 @@
 
 static int rq_add(struct kcpu *c, struct ktask *t)
 {
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		struct ktask **n = realloc(c->rq, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		c->rq = n;
-		c->cap = cap;
-	}
+	if (!ksim_grow(c->rq, c->nr, c->cap))
+		return -1;
 	c->rq[c->nr++] = t;
 	return 0;
 }
@@ -48,15 +41,8 @@ static void rq_del(struct kcpu *c, struct ktask *t)
 
 static int push_task(struct ksim *k, struct ktask *t)
 {
-	if (k->nr_tasks == k->tasks_cap) {
-		size_t cap = k->tasks_cap ? 2 * k->tasks_cap : 64;
-		struct ktask **n = realloc(k->tasks, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		k->tasks = n;
-		k->tasks_cap = cap;
-	}
+	if (!ksim_grow(k->tasks, k->nr_tasks, k->tasks_cap))
+		return -1;
 	k->tasks[k->nr_tasks++] = t;
 	return 0;
 }
@@ -99,16 +85,9 @@ void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until)
 {
 	if (t->state != TASK_RUNNABLE)
 		return;
-	if (k->nr_sleepers == k->sleepers_cap) {
-		size_t cap = k->sleepers_cap ? 2 * k->sleepers_cap : 64;
-		struct ktask **n = realloc(k->sleepers, cap * sizeof(*n));
-
-		if (!n) {
-			ksim_fail(k, "out of memory in the simulator");
-			return;
-		}
-		k->sleepers = n;
-		k->sleepers_cap = cap;
+	if (!ksim_grow(k->sleepers, k->nr_sleepers, k->sleepers_cap)) {
+		ksim_fail(k, "out of memory in the simulator");
+		return;
 	}
 	rq_del(&k->cpus[t->cpu], t);
 	t->state = TASK_SLEEPING;
