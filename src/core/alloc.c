@@ -14,11 +14,14 @@
 
 #define __mpm_inline inline __attribute__((always_inline))
 
-/* prep_new_page: the head of an allocated block remembers its order. */
-static inline uint64_t prep_new_page(struct mpm_machine *m, uint32_t idx,
-				     unsigned int order)
+/*
+ * prep_new_page: the head of an allocated block remembers its order.  @pg
+ * is m->pages as the caller loaded it.
+ */
+static inline uint64_t prep_new_page(const struct mpm_machine *m, struct mpm_page *pg,
+				     uint32_t idx, unsigned int order)
 {
-	struct mpm_page *page = &m->pages[idx];
+	struct mpm_page *page = &pg[idx];
 
 	WRITE_ONCE(page->flags, PG_alloc);
 	WRITE_ONCE(page->order, (uint8_t)order);
@@ -28,19 +31,23 @@ static inline uint64_t prep_new_page(struct mpm_machine *m, uint32_t idx,
 static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
 {
 	ADD_ONCE(pcp->ev[PCP_ALLOCS], 1);
-	ADD_ONCE(pcp->ev[PCP_PGALLOC], 1ull << order);
+	if (order)
+		ADD_ONCE(pcp->ev[PCP_ALLOC_TAIL], (1ull << order) - 1);
 }
 
 /*
- * __mod_zone_page_state(zone, NR_ALLOC_BATCH, delta): accumulate in the
+ * __mod_zone_page_state(zone, NR_ALLOC_BATCH, -pages): accumulate in the
  * cpu's differential and fold into the zone once past the threshold.
+ * Allocations are the only writers and only subtract, and a fold resets the
+ * differential to 0, so it never rises above 0: only the lower bound of
+ * [-stat_threshold, stat_threshold] can be crossed.
  */
-static inline void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
-					long delta)
+static inline void dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
+					long pages)
 {
-	long x = pcp->alloc_batch_diff + delta;
+	long x = pcp->alloc_batch_diff - pages;
 
-	if (unlikely(x > z->stat_threshold || x < -z->stat_threshold)) {
+	if (unlikely(x < -z->stat_threshold)) {
 		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
 		x = 0;
 	}
@@ -83,9 +90,9 @@ static __mpm_inline uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone
 		if (idx == UINT32_MAX)
 			return MPM_NO_PFN;
 	}
-	mod_zone_alloc_batch(z, pcp, -(1l << order));
+	dec_zone_alloc_batch(z, pcp, 1l << order);
 	count_alloc(pcp, order);
-	return prep_new_page(m, idx, order);
+	return prep_new_page(m, m->pages, idx, order);
 }
 
 /*
@@ -167,7 +174,7 @@ static int gfp_to_alloc_flags(mpm_gfp_t gfp)
 
 #define GFP_THISNODE	(MPM___GFP_THISNODE | MPM___GFP_NOWARN | MPM___GFP_NORETRY)
 
-static __attribute__((noinline)) uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
+static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 				     unsigned int order, struct zone **zl,
 				     int migratetype, unsigned int cpu)
 {
@@ -185,21 +192,16 @@ static __attribute__((noinline)) uint64_t alloc_pages_slowpath(struct mpm_machin
 	return pfn;
 }
 
-/* __alloc_pages_nodemask: fast path, then slow path. */
-static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int nid,
-					      mpm_gfp_t gfp, unsigned int order,
-					      unsigned int cpu)
+/*
+ * __alloc_pages_nodemask past its first zone's pcp list: the whole zonelist
+ * walk at the low watermark, then the slow path.  Out of line, so that the
+ * order-0 fast path below needs no stack frame.
+ */
+static __attribute__((noinline)) uint64_t
+__alloc_pages_zonelist(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
+		       struct zone **zl, int migratetype, unsigned int cpu)
 {
-	struct zone **zl;
-	int migratetype;
 	uint64_t pfn;
-
-	if (unlikely(order >= MAX_ORDER || cpu >= m->nr_cpus || nid >= m->nr_nodes))
-		return MPM_NO_PFN;
-	zl = m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
-	if (unlikely(!zl[0]))
-		return MPM_NO_PFN;
-	migratetype = allocflags_to_migratetype(m, gfp);
 
 	pfn = get_page_from_freelist(m, gfp, order, zl,
 				     ALLOC_WMARK_LOW | ALLOC_CPUSET,
@@ -209,9 +211,54 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 	return pfn;
 }
 
+/*
+ * __alloc_pages_nodemask.  Nearly every allocation is order 0 and is served
+ * by the first zone of the zonelist from the cpu's pcp list; that case is
+ * get_page_from_freelist's first iteration, unrolled here: the fair-zone
+ * batch, the low watermark (the zone is its own classzone, and the
+ * zone_reclaim_mode test never skips the local zone), then a pcp pop.
+ * Anything else -- a higher order, a zone that fails a test, an empty pcp
+ * list -- starts the full walk from the first zone again, which repeats
+ * the same tests on the same values and so decides exactly as one walk.
+ */
+static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int nid,
+					      mpm_gfp_t gfp, unsigned int order,
+					      unsigned int cpu)
+{
+	struct zone **zl, *z;
+	int migratetype;
+
+	if (unlikely(order >= MAX_ORDER || nid >= m->nr_nodes))
+		return MPM_NO_PFN;
+	zl = m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+	z = zl[0];
+	if (unlikely(!z))
+		return MPM_NO_PFN;
+	migratetype = allocflags_to_migratetype(m, gfp);
+
+	if (likely(order == 0) && likely(READ_ONCE(z->vm_alloc_batch) > 0) &&
+	    likely(zone_watermark_ok(z, 0, z->watermark[WMARK_LOW], z->type,
+				     ALLOC_WMARK_LOW | ALLOC_CPUSET))) {
+		struct mpm_page *pg = m->pages;
+		struct per_cpu_pages *pcp = &z->pageset[cpu];
+		uint32_t head = pcp->lists[migratetype];
+
+		if (likely(!list_empty(pg, head))) {
+			uint32_t idx = __rmqueue_pcp(m, pg, pcp, head, gfp & MPM___GFP_COLD);
+
+			dec_zone_alloc_batch(z, pcp, 1);
+			count_alloc(pcp, 0);
+			return prep_new_page(m, pg, idx, 0);
+		}
+	}
+	return __alloc_pages_zonelist(m, gfp, order, zl, migratetype, cpu);
+}
+
 uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 			      mpm_gfp_t gfp, unsigned int order, unsigned int cpu)
 {
+	if (unlikely(cpu >= m->nr_cpus))
+		return MPM_NO_PFN;
 	return __alloc_pages(m, nid, gfp, order, cpu);
 }
 
@@ -237,49 +284,51 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 	return i;
 }
 
-/*
- * Look up the head page of an allocated block; NULL (and no state touched)
- * when @pfn is not one, so that a bad free cannot corrupt the lists.
- */
-static __mpm_inline struct mpm_page *alloc_head(struct mpm_machine *m, uint64_t pfn,
-				   unsigned int order)
-{
-	struct mpm_page *page;
-
-	if (unlikely(!pfn_in_array(m, pfn)))
-		return NULL;
-	page = &m->pages[pfn_to_idx(m, pfn)];
-	if (unlikely(READ_ONCE(page->flags) != PG_alloc || READ_ONCE(page->order) != order))
-		return NULL;
-	return page;
-}
-
 static inline void count_free(struct per_cpu_pages *pcp, unsigned int order)
 {
 	ADD_ONCE(pcp->ev[PCP_FREES], 1);
-	ADD_ONCE(pcp->ev[PCP_PGFREE], 1ull << order);
+	if (order)
+		ADD_ONCE(pcp->ev[PCP_FREE_TAIL], (1ull << order) - 1);
 }
 
+/* __free_pages_ok: a higher-order block straight to the buddy lists. */
+static __attribute__((noinline)) void __free_pages_ok(struct mpm_machine *m, struct zone *z,
+						       uint32_t idx, unsigned int order,
+						       unsigned int cpu)
+{
+	struct mpm_page *page = &m->pages[idx];
+	int mt = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
+
+	count_free(&z->pageset[cpu], order);
+	WRITE_ONCE(page->flags, 0);
+	page->freepage_mt = (uint8_t)mt;
+	free_one_page(m, z, idx, order, mt);
+}
+
+/*
+ * The guarded free: @pfn must be the head of an allocated block of @order,
+ * else -1 and no state touched, so that a bad free cannot corrupt the lists.
+ * One unsigned comparison of the offset covers pfns on both sides of the
+ * page array.
+ */
 static __mpm_inline int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int order,
 			  unsigned int cpu, bool cold)
 {
-	struct mpm_page *page = alloc_head(m, pfn, order);
-	uint32_t idx = pfn_to_idx(m, pfn);
+	uint64_t off = pfn - m->pfn_base;
+	struct mpm_page *page;
 	struct zone *z;
 
-	if (unlikely(!page || cpu >= m->nr_cpus))
+	if (unlikely(off >= m->nr_pfns || cpu >= m->nr_cpus))
 		return -1;
-	z = page_zone(m, idx);
-	count_free(&z->pageset[cpu], order);
+	page = &m->pages[off];
+	if (unlikely(READ_ONCE(page->flags) != PG_alloc || READ_ONCE(page->order) != order))
+		return -1;
+	z = &m->zones[page->zone];
 	if (likely(order == 0)) {
-		free_hot_cold_page(m, z, idx, cold, cpu);
+		count_free(&z->pageset[cpu], 0);
+		free_hot_cold_page(m, z, (uint32_t)off, cold, cpu);
 	} else {
-		/* __free_pages_ok */
-		int mt = get_pageblock_migratetype(m, z, pfn);
-
-		WRITE_ONCE(page->flags, 0);
-		page->freepage_mt = (uint8_t)mt;
-		free_one_page(m, z, idx, order, mt);
+		__free_pages_ok(m, z, (uint32_t)off, order, cpu);
 	}
 	return 0;
 }

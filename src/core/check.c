@@ -326,8 +326,7 @@ static int check_zone(struct check *c, const struct zone *z)
 	if (walk_pfns(c, z, &t))
 		return -1;
 	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++)
-		allocated += (long)(READ_ONCE(((struct zone *)z)->pageset[cpu].ev[PCP_PGALLOC]) -
-				    READ_ONCE(((struct zone *)z)->pageset[cpu].ev[PCP_PGFREE]));
+		allocated += (long)(pcp_pgalloc(&z->pageset[cpu]) - pcp_pgfree(&z->pageset[cpu]));
 	if (t.free != free_lists)
 		return bad(c, z, "free blocks found by pfn walk hold %llu pages, free lists %llu",
 			   (unsigned long long)t.free, (unsigned long long)free_lists);

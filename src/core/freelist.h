@@ -4,52 +4,80 @@
  * 3.12 uses plain list_add()/list_add_tail()/list_del(); the region-sorted
  * free lists of the patchset (add_to_freelist/del_from_freelist, patches
  * 05-06) will switch in here, so every caller already goes through these
- * names.  Each keeps the per-region free counts of region.h.  Inline: they
- * run for every split and merge.
+ * names.  Inline: they run for every split and merge.
  *
  * Invariant kept here: a PG_buddy page's freepage_mt names the free list it
  * is on, and its order field its order.
+ *
+ * The pages on the free lists are counted twice: per migratetype
+ * (zone->nr_free_mt) and per memory region (region.h).  add_to_freelist()
+ * and del_from_freelist() keep both counts.  The double-underscore variants
+ * only link and unlink, for the split and merge loops: a split of an
+ * order-N block down to order n changes the counts by the 2^n pages handed
+ * out, a merge by the pages of the block freed, and those loops account for
+ * that net change once (account_freepages) instead of once per level.  The
+ * counts after the loop are the same either way.
  */
 #ifndef MPM_CORE_FREELIST_H
 #define MPM_CORE_FREELIST_H
 
 #include "region.h"
 
-static inline void mark_buddy(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		       unsigned int order, int mt)
+/* @sign * 2^@order pages of the block at @idx join (+1) or leave (-1) type @mt's lists. */
+static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint32_t idx,
+				     unsigned int order, int mt, int sign)
 {
-	struct mpm_page *page = &m->pages[idx];
+	ADD_ONCE(z->nr_free_mt[mt], sign * (1l << order));
+	region_mod_range(m, z, idx_to_pfn(m, idx), order, sign);
+}
 
+static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
+{
 	WRITE_ONCE(page->flags, PG_buddy);
 	WRITE_ONCE(page->order, (uint8_t)order);
 	page->freepage_mt = (uint8_t)mt;
-	ADD_ONCE(z->nr_free_mt[mt], 1l << order);
-	region_add_free(m, z, idx_to_pfn(m, idx), order);
+}
+
+/*
+ * Link a block at the head of its list; the caller accounts for its pages.
+ * @pg is m->pages: loops keep it in a register, where the relaxed atomic
+ * stores would otherwise make the compiler reload it from the machine.
+ */
+static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+				     unsigned int order, int mt)
+{
+	mark_buddy(&pg[idx], order, mt);
+	list_add(pg, idx, z->free_area[order].free_list[mt]);
+}
+
+static inline void __add_to_freelist_tail(struct mpm_page *pg, struct zone *z, uint32_t idx,
+					  unsigned int order, int mt)
+{
+	mark_buddy(&pg[idx], order, mt);
+	list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
+}
+
+/* list_del + rmv_page_order; the caller accounts for the pages. */
+static inline void __del_from_freelist(struct mpm_page *pg, uint32_t idx)
+{
+	list_del(pg, idx);
+	WRITE_ONCE(pg[idx].flags, 0);
+	WRITE_ONCE(pg[idx].order, 0);
 }
 
 static inline void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		     unsigned int order, int mt)
+				   unsigned int order, int mt)
 {
-	mark_buddy(m, z, idx, order, mt);
-	list_add(m->pages, idx, z->free_area[order].free_list[mt]);
+	__add_to_freelist(m->pages, z, idx, order, mt);
+	account_freepages(m, z, idx, order, mt, 1);
 }
 
-static inline void add_to_freelist_tail(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			  unsigned int order, int mt)
-{
-	mark_buddy(m, z, idx, order, mt);
-	list_add_tail(m->pages, idx, z->free_area[order].free_list[mt]);
-}
-
-/* list_del + rmv_page_order: the caller owns the page afterwards. */
+/* The caller owns the page afterwards. */
 static inline void del_from_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		       unsigned int order)
+				     unsigned int order)
 {
-	list_del(m->pages, idx);
-	WRITE_ONCE(m->pages[idx].flags, 0);
-	WRITE_ONCE(m->pages[idx].order, 0);
-	ADD_ONCE(z->nr_free_mt[m->pages[idx].freepage_mt], -(1l << order));
-	region_sub_free(m, z, idx_to_pfn(m, idx), order);
+	__del_from_freelist(m->pages, idx);
+	account_freepages(m, z, idx, order, m->pages[idx].freepage_mt, -1);
 }
 
 /* list_move to the head of another migratetype's list of the same order. */

@@ -153,8 +153,8 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 
 			c->allocs += READ_ONCE(pcp->ev[PCP_ALLOCS]);
 			c->frees += READ_ONCE(pcp->ev[PCP_FREES]);
-			c->pgalloc += READ_ONCE(pcp->ev[PCP_PGALLOC]);
-			c->pgfree += READ_ONCE(pcp->ev[PCP_PGFREE]);
+			c->pgalloc += pcp_pgalloc(pcp);
+			c->pgfree += pcp_pgfree(pcp);
 		}
 		c->alloc_failures += READ_ONCE(z->ev[ZEV_ALLOC_FAILURES]);
 		c->slowpath += READ_ONCE(z->ev[ZEV_SLOWPATH]);
@@ -186,8 +186,8 @@ uint64_t mpm_used_pages(const struct mpm_machine *m)
 
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-			n += (long)(READ_ONCE(m->zones[i].pageset[cpu].ev[PCP_PGALLOC]) -
-				    READ_ONCE(m->zones[i].pageset[cpu].ev[PCP_PGFREE]));
+			n += (long)(pcp_pgalloc(&m->zones[i].pageset[cpu]) -
+				    pcp_pgfree(&m->zones[i].pageset[cpu]));
 	return (uint64_t)n;
 }
 

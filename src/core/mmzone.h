@@ -49,12 +49,17 @@ enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 #define WRITE_ONCE(x, v)	atomic_store_explicit(&(x), (v), memory_order_relaxed)
 #define ADD_ONCE(x, v)		WRITE_ONCE(x, READ_ONCE(x) + (v))
 
-/* Per-cpu event counters of one zone (vm_event_item subset). */
+/*
+ * Per-cpu event counters of one zone (vm_event_item subset).  Pages are
+ * counted as blocks plus the pages beyond each block's head (2^order - 1),
+ * so that an order-0 allocation or free moves one counter, not two;
+ * pcp_pgalloc() and pcp_pgfree() give PGALLOC and PGFREE.
+ */
 enum pcp_event {
 	PCP_ALLOCS,		/* blocks allocated */
 	PCP_FREES,		/* blocks freed */
-	PCP_PGALLOC,		/* pages allocated */
-	PCP_PGFREE,		/* pages freed */
+	PCP_ALLOC_TAIL,		/* pages allocated beyond the blocks' head pages */
+	PCP_FREE_TAIL,		/* pages freed beyond the blocks' head pages */
 	NR_PCP_EVENTS
 };
 
@@ -67,8 +72,25 @@ struct per_cpu_pages {
 	long alloc_batch_diff;		/* NR_ALLOC_BATCH differential */
 	int expire;			/* refresh_cpu_vm_stats: intervals left before a remote drain */
 	uint64_t last_activity;		/* allocs + frees at the last refresh */
-	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* allocated pages = PGALLOC - PGFREE */
+	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* written by the cpu, read by stats */
 } __attribute__((aligned(64)));
+
+/* PGALLOC and PGFREE of one cpu in one zone; allocated pages = their difference. */
+static inline uint64_t pcp_pgalloc(const struct per_cpu_pages *pcp)
+{
+	struct per_cpu_pages *p = (struct per_cpu_pages *)pcp;
+
+	return atomic_load_explicit(&p->ev[PCP_ALLOCS], memory_order_relaxed) +
+	       atomic_load_explicit(&p->ev[PCP_ALLOC_TAIL], memory_order_relaxed);
+}
+
+static inline uint64_t pcp_pgfree(const struct per_cpu_pages *pcp)
+{
+	struct per_cpu_pages *p = (struct per_cpu_pages *)pcp;
+
+	return atomic_load_explicit(&p->ev[PCP_FREES], memory_order_relaxed) +
+	       atomic_load_explicit(&p->ev[PCP_FREE_TAIL], memory_order_relaxed);
+}
 
 struct free_area {
 	uint32_t free_list[MIGRATE_TYPES];	/* sentinel index of each list */

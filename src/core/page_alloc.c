@@ -28,39 +28,48 @@ static inline uint32_t list_first(const struct mpm_machine *m, uint32_t head)
 
 /*
  * expand: split a block of order @high down to @low, putting each unused
- * upper half on the free list of @migratetype, largest first.
+ * upper half on the free list of @migratetype, largest first.  The halves'
+ * pages stay free: the caller accounts only for the 2^@low it hands out.
  */
-static void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		   unsigned int low, unsigned int high, int migratetype)
+static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
+			  unsigned int low, unsigned int high, int migratetype)
 {
+	struct mpm_page *pg = m->pages;
 	uint32_t size = 1u << high;
 
+	if (high == low)
+		return;
+	ADD_ONCE(z->ev[ZEV_SPLITS], high - low);
 	while (high > low) {
 		high--;
 		size >>= 1;
-		add_to_freelist(m, z, idx + size, high, migratetype);
+		__add_to_freelist(pg, z, idx + size, high, migratetype);
 		ADD_ONCE(z->free_area[high].nr_free, 1);
-		ADD_ONCE(z->ev[ZEV_SPLITS], 1);
 	}
 }
 
 /* Take the first block of the smallest order that fits from one list. */
-static uint32_t __rmqueue_smallest(struct mpm_machine *m, struct zone *z,
-				   unsigned int order, int migratetype)
+static inline __attribute__((always_inline)) uint32_t
+__rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
+		   int migratetype)
 {
+	struct mpm_page *pg = m->pages;
+
 	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
 		struct free_area *area = &z->free_area[cur];
 		uint32_t head = area->free_list[migratetype];
 		uint32_t idx;
 
-		if (list_empty(m->pages, head))
+		if (list_empty(pg, head))
 			continue;
-		idx = list_first(m, head);
+		idx = pg[head].next;
 		/* the next block becomes the head: start its cache miss now */
-		__builtin_prefetch(&m->pages[m->pages[idx].next], 1);
-		del_from_freelist(m, z, idx, cur);
+		__builtin_prefetch(&pg[pg[idx].next], 1);
+		/* on free_list[migratetype], so its freepage_mt is migratetype */
+		__del_from_freelist(pg, idx);
 		ADD_ONCE(area->nr_free, -1ul);
 		expand(m, z, idx, order, cur, migratetype);
+		account_freepages(m, z, idx, order, migratetype, -1);
 		return idx;
 	}
 	return UINT32_MAX;
@@ -187,6 +196,11 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 			/* Remove the page from the freelists */
 			del_from_freelist(m, z, idx, (unsigned int)cur);
 			expand(m, z, idx, order, (unsigned int)cur, new_type);
+			/* the split-off remainder is free on new_type's lists */
+			if ((unsigned int)cur > order) {
+				account_freepages(m, z, idx, (unsigned int)cur, new_type, 1);
+				account_freepages(m, z, idx, order, new_type, -1);
+			}
 
 			ADD_ONCE(z->ev[ZEV_FALLBACKS], 1);
 			if (new_type != start_migratetype)
@@ -198,27 +212,42 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 }
 
 /*
+ * The rest of __rmqueue once @migratetype's own lists are empty: other
+ * types' lists, then MIGRATE_RESERVE.  Out of line, so that the common case
+ * is a short function.
+ */
+static __attribute__((noinline)) uint32_t
+__rmqueue_fallback_reserve(struct mpm_machine *m, struct zone *z, unsigned int order,
+			   int migratetype)
+{
+	uint32_t idx;
+
+	/* the reserve's own lists are empty: nothing is left to try */
+	if (migratetype == MIGRATE_RESERVE)
+		return UINT32_MAX;
+	idx = __rmqueue_fallback(m, z, order, migratetype);
+	if (idx != UINT32_MAX)
+		return idx;
+	/* Use MIGRATE_RESERVE rather than fail an allocation. */
+	idx = __rmqueue_smallest(m, z, order, MIGRATE_RESERVE);
+	if (idx != UINT32_MAX)
+		ADD_ONCE(z->ev[ZEV_RESERVE_ALLOCS], 1);
+	return idx;
+}
+
+/*
  * __rmqueue: do the hard work of removing an element from the buddy
  * allocator.  Call me with the zone->lock already held.
  */
 uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,
 		   int migratetype)
 {
-	uint32_t idx;
+	uint32_t idx = __rmqueue_smallest(m, z, order, migratetype);
 
-retry_reserve:
-	idx = __rmqueue_smallest(m, z, order, migratetype);
-
-	if (unlikely(idx == UINT32_MAX) && migratetype != MIGRATE_RESERVE) {
-		idx = __rmqueue_fallback(m, z, order, migratetype);
-		/* Use MIGRATE_RESERVE rather than fail an allocation. */
-		if (idx == UINT32_MAX) {
-			migratetype = MIGRATE_RESERVE;
-			goto retry_reserve;
-		}
-	} else if (unlikely(migratetype == MIGRATE_RESERVE) && idx != UINT32_MAX) {
+	if (unlikely(idx == UINT32_MAX))
+		return __rmqueue_fallback_reserve(m, z, order, migratetype);
+	if (unlikely(migratetype == MIGRATE_RESERVE))
 		ADD_ONCE(z->ev[ZEV_RESERVE_ALLOCS], 1);
-	}
 	return idx;
 }
 
@@ -239,37 +268,47 @@ static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone
 void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		     unsigned int order, int migratetype)
 {
+	/* loaded once: the relaxed atomic stores below would make them reloads */
 	struct mpm_page *pg = m->pages;
-	uint64_t pfn = idx_to_pfn(m, idx);
+	uint64_t pfn_base = m->pfn_base;
+	uint64_t pfn = pfn_base + idx;
 	uint64_t buddy_pfn = pfn;
+	unsigned int freed_order = order;
+	uint32_t freed_idx = idx;
 
 	while (order < MAX_ORDER - 1) {
 		uint32_t bidx;
 
 		buddy_pfn = pfn ^ (1ull << order);
-		bidx = pfn_to_idx(m, buddy_pfn);
+		bidx = (uint32_t)(buddy_pfn - pfn_base);
 		if (!page_is_buddy(&pg[bidx], z, order))
 			break;
-		del_from_freelist(m, z, bidx, order);
+		/* the buddy's pages stay free: only its type's count moves */
+		__del_from_freelist(pg, bidx);
+		ADD_ONCE(z->nr_free_mt[pg[bidx].freepage_mt], -(1l << order));
 		ADD_ONCE(z->free_area[order].nr_free, -1ul);
-		ADD_ONCE(z->ev[ZEV_MERGES], 1);
 		pfn &= buddy_pfn;
 		order++;
 	}
-	idx = pfn_to_idx(m, pfn);
+	if (order > freed_order)
+		ADD_ONCE(z->ev[ZEV_MERGES], order - freed_order);
+	idx = (uint32_t)(pfn - pfn_base);
 
 	if (order < MAX_ORDER - 2) {
 		uint64_t higher_pfn = pfn & buddy_pfn;
 		uint64_t higher_buddy = higher_pfn ^ (1ull << (order + 1));
 
-		if (page_is_buddy(&pg[pfn_to_idx(m, higher_buddy)], z, order + 1)) {
-			add_to_freelist_tail(m, z, idx, order, migratetype);
+		if (page_is_buddy(&pg[(uint32_t)(higher_buddy - pfn_base)], z, order + 1)) {
+			__add_to_freelist_tail(pg, z, idx, order, migratetype);
 			goto out;
 		}
 	}
-	add_to_freelist(m, z, idx, order, migratetype);
+	__add_to_freelist(pg, z, idx, order, migratetype);
 out:
 	ADD_ONCE(z->free_area[order].nr_free, 1);
+	/* the merged block on @migratetype's list; the freed pages in their regions */
+	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
+	region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
 }
 
 /* free_one_page: one block straight to the buddy lists, under the lock. */

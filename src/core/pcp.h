@@ -10,12 +10,32 @@
 
 #include "mmzone.h"
 
+/*
+ * Take the first (hot) or last (cold) page off a pcp list that is not
+ * empty.  @pg is m->pages, loaded once by the caller.
+ */
+static inline __attribute__((always_inline)) uint32_t
+__rmqueue_pcp(const struct mpm_machine *m, struct mpm_page *pg,
+	      struct per_cpu_pages *pcp, uint32_t head, bool cold)
+{
+	uint32_t idx = cold ? pg[head].prev : pg[head].next;
+
+	list_del(pg, idx);
+	pcp->count--;
+	/* the next allocation pops the new head: start its miss now */
+	__builtin_prefetch(&pg[pg[head].next], 1);
+	/* the owner will record itself in the reverse map next */
+	if (m->rmap)
+		__builtin_prefetch(&m->rmap[idx], 1);
+	return idx;
+}
+
+/* The order-0 branch of buffered_rmqueue: refill an empty list first. */
 static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_machine *m, struct zone *z,
 				   int migratetype, bool cold, unsigned int cpu)
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu];
 	uint32_t head = pcp->lists[migratetype];
-	uint32_t idx;
 
 	if (unlikely(list_empty(m->pages, head))) {
 		pcp->count += rmqueue_bulk(m, z, (unsigned int)pcp->batch, head,
@@ -23,15 +43,7 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
 		if (unlikely(list_empty(m->pages, head)))
 			return UINT32_MAX;
 	}
-	idx = cold ? m->pages[head].prev : m->pages[head].next;
-	list_del(m->pages, idx);
-	pcp->count--;
-	/* the next allocation pops the new head: start its miss now */
-	__builtin_prefetch(&m->pages[m->pages[head].next], 1);
-	/* the owner will record itself in the reverse map next */
-	if (m->rmap)
-		__builtin_prefetch(&m->rmap[idx], 1);
-	return idx;
+	return __rmqueue_pcp(m, m->pages, pcp, head, cold);
 }
 
 /*
@@ -42,7 +54,8 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
 static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_machine *m, struct zone *z,
 				      uint32_t idx, bool cold, unsigned int cpu)
 {
-	struct mpm_page *page = &m->pages[idx];
+	struct mpm_page *pg = m->pages;
+	struct mpm_page *page = &pg[idx];
 	int migratetype = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
 	struct per_cpu_pages *pcp;
 
@@ -57,12 +70,12 @@ static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_
 	}
 
 	pcp = &z->pageset[cpu];
+	/* page->order is already 0: the guarded free checked it */
 	WRITE_ONCE(page->flags, PG_pcp);
-	WRITE_ONCE(page->order, 0);
 	if (cold)
-		list_add_tail(m->pages, idx, pcp->lists[migratetype]);
+		list_add_tail(pg, idx, pcp->lists[migratetype]);
 	else
-		list_add(m->pages, idx, pcp->lists[migratetype]);
+		list_add(pg, idx, pcp->lists[migratetype]);
 	if (unlikely(++pcp->count >= pcp->high)) {
 		int batch = pcp->batch;
 

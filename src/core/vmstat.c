@@ -75,13 +75,21 @@ static unsigned long zone_page_state(const struct zone *z, unsigned int item)
 	return x < 0 ? 0 : (unsigned long)x;
 }
 
-static uint64_t zone_event_sum(const struct mpm_machine *m, const struct zone *z,
-			       enum pcp_event ev)
+static uint64_t zone_pgalloc_sum(const struct mpm_machine *m, const struct zone *z)
 {
 	uint64_t n = 0;
 
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-		n += READ_ONCE(z->pageset[cpu].ev[ev]);
+		n += pcp_pgalloc(&z->pageset[cpu]);
+	return n;
+}
+
+static uint64_t zone_pgfree_sum(const struct mpm_machine *m, const struct zone *z)
+{
+	uint64_t n = 0;
+
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		n += pcp_pgfree(&z->pageset[cpu]);
 	return n;
 }
 
@@ -288,8 +296,8 @@ void mpm_print_vmstat(const struct mpm_machine *m, FILE *out)
 
 		for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++)
 			zone_items[it] += zone_page_state(z, it);
-		events[EV_PGALLOC_DMA + z->type] += zone_event_sum(m, z, PCP_PGALLOC);
-		events[EV_PGFREE] += zone_event_sum(m, z, PCP_PGFREE);
+		events[EV_PGALLOC_DMA + z->type] += zone_pgalloc_sum(m, z);
+		events[EV_PGFREE] += zone_pgfree_sum(m, z);
 	}
 	for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++)
 		fprintf(out, "%s %lu\n", zone_stat_text[it], zone_items[it]);
