@@ -114,10 +114,12 @@ expect "[ \$(wc -l <'$TMP/a.csv') -ge 3 ]" "cover-letter CSV: too few samples"
 expect "! tail -n +2 '$TMP/a.csv' | grep -Evq '^mainline,\"ebizzy:s=256M,n=2,t=32,S=60,instances=1\",[0-9]+(,[0-9]+){5}\$'" \
 	"cover-letter CSV rows: $(sed -n 2p "$TMP/a.csv")"
 
-# same seed: identical apart from "host"; the table goes to stdout either way
+# same seed: identical apart from "host"; the table goes to stdout either way.
+# The second run has the allocator and owner checkers on at every sample:
+# they must find nothing and change nothing.
 strip_host() { sed '/"host": {/,/}/d' "$1"; }
-run_mpm "${C[@]}" --json "$TMP/b.json"
-expect "[ $rc -eq 0 ]" "cover-letter again: exit $rc ($err)"
+run_mpm "${C[@]}" --check --json "$TMP/b.json"
+expect "[ $rc -eq 0 ]" "cover-letter again, with --check: exit $rc ($err)"
 expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different JSON"
 expect "! cmp -s '$TMP/a.json' <(strip_host '$TMP/a.json')" "strip_host removed nothing"
 
