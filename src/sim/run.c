@@ -161,6 +161,19 @@ static int check_sample(struct mpm_run *run, double t, char *err, size_t errlen)
 	return 0;
 }
 
+/* packing_efficiency = free / ideal regions, min and running sum per sample */
+static void note_packing(struct mpm_run *run, double *sum, size_t *n)
+{
+	const struct mpm_sample *s = &run->samples[run->nr_samples - 1];
+	double eff = s->ideal_free_regions ?
+		     (double)s->free_regions / s->ideal_free_regions : 1.0;
+
+	if (!*n || eff < run->packing_min)
+		run->packing_min = eff;
+	*sum += eff;
+	(*n)++;
+}
+
 /*
  * Drive a ksim workload second by second: optionally an idle system first,
  * then the workload, sampled each virtual second, until the duration or
@@ -186,8 +199,8 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 	run->k->owner = run;
 	if (cfg->boot_system && mpm_boot_idle_system(run->k))
 		goto fail;
+	/* t = 0 is the idle system, not the bare machine sampled at creation */
 	t0 = run->k->now;
-	run->samples[0].ideal_free_regions = mpm_ideal_free_regions(&id, run->m);
 	run->free_regions_start = mpm_free_regions(run->m);
 	run->free_regions_min = run->free_regions_start;
 	run->nr_samples = 0;
@@ -205,16 +218,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		t += 1;
 		if (take_sample_ideal(run, t, &id))
 			goto nomem;
-		{
-			struct mpm_sample *s = &run->samples[run->nr_samples - 1];
-			double eff = s->ideal_free_regions ?
-				     (double)s->free_regions / s->ideal_free_regions : 1.0;
-
-			if (!eff_n || eff < run->packing_min)
-				run->packing_min = eff;
-			eff_sum += eff;
-			eff_n++;
-		}
+		note_packing(run, &eff_sum, &eff_n);
 		if (cfg->check_samples && check_sample(run, t, err, errlen))
 			goto out;
 		if (cfg->progress)
