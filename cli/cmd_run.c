@@ -134,6 +134,8 @@ static int validate(struct job *j, bool stats)
 	c->check_every_op = j->o.check_every_op;
 	/* ksim workloads check at every sample: a whole system per operation is too slow */
 	c->check_samples = j->o.check_every_op;
+	/* a ksim workload ends its run two seconds after its last process */
+	c->until_idle = true;
 	if (stats && j->o.json && !strcmp(j->o.json, "-"))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "stats prints to stdout; give --json a file name");
