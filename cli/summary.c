@@ -2,6 +2,7 @@
 /* The human summary of a run, printed when no --json goes to stdout. */
 #include "cli.h"
 #include "io/size.h"
+#include "sim/ksim.h"
 
 void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run)
 {
@@ -16,8 +17,12 @@ void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run)
 		(unsigned long long)pages, mpm_nr_cpus(run->m),
 		mpm_format_size(mpm_region_pages(run->m) * MPM_PAGE_SIZE, rs, sizeof(rs)));
 	fprintf(out, "policy    %s\n", c->policy);
-	fprintf(out, "workload  %s: seed %llu, %g virtual s, %llu ops\n", c->workload_str,
-		(unsigned long long)c->seed, c->duration, (unsigned long long)run->ops);
+	if (run->k)
+		fprintf(out, "workload  %s: seed %llu, ended at %g of at most %g virtual s\n",
+			c->workload_str, (unsigned long long)c->seed, run->end_t, c->duration);
+	else
+		fprintf(out, "workload  %s: seed %llu, %g virtual s, %llu ops\n", c->workload_str,
+			(unsigned long long)c->seed, c->duration, (unsigned long long)run->ops);
 	fprintf(out, "regions   free: start %u, end %u, min %u of %u\n",
 		run->free_regions_start, run->free_regions_end, run->free_regions_min,
 		run->regions_total);
@@ -25,5 +30,14 @@ void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run)
 		(unsigned long long)k->allocs, (unsigned long long)k->frees,
 		(unsigned long long)k->alloc_failures, (unsigned long long)k->fallbacks,
 		(unsigned long long)k->pageblock_claims);
+	if (run->k)
+		fprintf(out, "kernel    %llu processes, %llu faults (%llu THP), %llu page-table pages, "
+			"%llu OOM kills, %llu pages reclaimed\n",
+			(unsigned long long)run->k->c.processes,
+			(unsigned long long)run->k->c.faults,
+			(unsigned long long)run->k->c.thp_faults,
+			(unsigned long long)run->k->c.pte_pages,
+			(unsigned long long)run->k->c.oom_kills,
+			(unsigned long long)(run->k->c.kswapd_reclaimed + run->k->c.direct_reclaimed));
 	fprintf(out, "wall      %.3f s\n", run->wall_seconds);
 }
