@@ -123,13 +123,8 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 	while (used < budget && t->state == TASK_RUNNABLE) {
 		bool done;
 
-		if (g->debt) {
-			uint64_t pay = g->debt < budget - used ? g->debt : budget - used;
-
-			g->debt -= pay;
-			used += pay;
+		if (ksim_pay_debt(&g->debt, budget, &used))
 			continue;
-		}
 		switch (g->state) {
 		case EBZ_MMAP:
 			if (!g->in->go) {

@@ -59,19 +59,6 @@ struct kb_cc {
 	struct kfile *dep;
 };
 
-/* Pay an atomic step's CPU time; true while some is left. */
-static bool pay(uint64_t *debt, uint64_t budget, uint64_t *used)
-{
-	uint64_t n;
-
-	if (!*debt)
-		return false;
-	n = *debt < budget - *used ? *debt : budget - *used;
-	*debt -= n;
-	*used += n;
-	return true;
-}
-
 /* Headers by popularity: index headers * u^3, so linux/kernel.h & co. first. */
 static struct kfile *pick_header(struct ksim *k, struct kb_make *mk)
 {
@@ -91,7 +78,7 @@ static uint64_t run_cc(struct ksim *k, struct ktask *t, uint64_t budget)
 		uint64_t io = 0;
 		struct kfile *f;
 
-		if (pay(&g->debt, budget, &used))
+		if (ksim_pay_debt(&g->debt, budget, &used))
 			continue;
 		switch (g->state) {
 		case CC_EXEC:
@@ -223,7 +210,7 @@ static uint64_t run_make(struct ksim *k, struct ktask *t, uint64_t budget)
 		uint64_t io = 0;
 		struct kfile *f;
 
-		if (pay(&mk->debt, budget, &used))
+		if (ksim_pay_debt(&mk->debt, budget, &used))
 			continue;
 		switch (mk->state) {
 		case MK_HEAP:		/* read the Makefiles, build the graph */

@@ -140,40 +140,25 @@ bool ksim_idle(const struct ksim *k)
 	return k->nr_live_tasks == 0;
 }
 
-static int check_vma(struct ksim *k, struct kvma *v, char *msg, size_t len)
+/*
+ * Every present page of an owner's pfn array: the reverse map names this
+ * owner and index, and the page holds what the owner wrote.
+ */
+static int check_owned(struct ksim *k, const char *what, uint32_t id,
+		       const uint32_t *pfn, uint32_t npages, uint32_t generation,
+		       char *msg, size_t len)
 {
-	for (uint32_t i = 0; i < v->npages; i++) {
-		uint32_t index, content, owner;
+	for (uint32_t i = 0; i < npages; i++) {
+		uint32_t index, content, owner, want;
 
-		if (v->pfn[i] == NO_PFN32)
+		if (pfn[i] == NO_PFN32)
 			continue;
-		owner = mpm_rmap_get(k->m, v->pfn[i], &index, &content);
-		if (owner != v->id || index != i) {
-			snprintf(msg, len, "vma %u page %u at pfn %u: rmap says owner %u index %u",
-				 v->id, i, v->pfn[i], owner, index);
-			return -1;
-		}
-		if (content != content_tag(v->id, i, v->generation)) {
-			snprintf(msg, len, "vma %u page %u at pfn %u: content %#x, expected %#x",
-				 v->id, i, v->pfn[i], content,
-				 content_tag(v->id, i, v->generation));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int check_file(struct ksim *k, struct kfile *f, char *msg, size_t len)
-{
-	for (uint32_t i = 0; i < f->npages; i++) {
-		uint32_t index, content, owner;
-
-		if (f->pfn[i] == NO_PFN32)
-			continue;
-		owner = mpm_rmap_get(k->m, f->pfn[i], &index, &content);
-		if (owner != f->id || index != i || content != content_tag(f->id, i, 0)) {
-			snprintf(msg, len, "file %u page %u at pfn %u: owner %u index %u content %#x",
-				 f->id, i, f->pfn[i], owner, index, content);
+		owner = mpm_rmap_get(k->m, pfn[i], &index, &content);
+		want = content_tag(id, i, generation);
+		if (owner != id || index != i || content != want) {
+			snprintf(msg, len,
+				 "%s %u page %u at pfn %u: rmap says owner %u index %u, content %#x (expected %#x)",
+				 what, id, i, pfn[i], owner, index, content, want);
 			return -1;
 		}
 	}
@@ -186,11 +171,13 @@ int ksim_check_owners(struct ksim *k, char *msg, size_t len)
 		struct kmm *mm = k->procs[i]->mm;
 
 		for (size_t v = 0; mm && v < mm->nr_vmas; v++)
-			if (check_vma(k, mm->vmas[v], msg, len))
+			if (check_owned(k, "vma", mm->vmas[v]->id, mm->vmas[v]->pfn,
+					mm->vmas[v]->npages, mm->vmas[v]->generation, msg, len))
 				return -1;
 	}
 	for (size_t i = 0; i < k->nr_files; i++)
-		if (check_file(k, k->files[i], msg, len))
+		if (check_owned(k, "file", k->files[i]->id, k->files[i]->pfn,
+				k->files[i]->npages, 0, msg, len))
 			return -1;
 	return 0;
 }

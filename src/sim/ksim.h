@@ -269,6 +269,24 @@ uint64_t ksim_accounted_pages(const struct ksim *k);
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
 uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation);
 
+/*
+ * A program's atomic step (a search, a file read, a compile) costs more CPU
+ * than one turn may hold: it keeps the rest as debt and pays it first on
+ * its next turns.  Pays what @budget allows into *@used; true while debt
+ * was left to pay (the caller loops again instead of starting a step).
+ */
+static inline bool ksim_pay_debt(uint64_t *debt, uint64_t budget, uint64_t *used)
+{
+	uint64_t n;
+
+	if (!*debt)
+		return false;
+	n = *debt < budget - *used ? *debt : budget - *used;
+	*debt -= n;
+	*used += n;
+	return true;
+}
+
 /* sched.c */
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			 void *prog);

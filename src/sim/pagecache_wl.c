@@ -32,15 +32,11 @@ static uint64_t run_reader(struct ksim *k, struct ktask *t, uint64_t budget)
 	uint64_t used = 0;
 
 	while (used < budget && t->state == TASK_RUNNABLE && !k->failed) {
-		uint64_t io = 0, n;
+		uint64_t io = 0;
 		uint32_t to;
 
-		if (g->debt) {
-			n = g->debt < budget - used ? g->debt : budget - used;
-			g->debt -= n;
-			used += n;
+		if (ksim_pay_debt(&g->debt, budget, &used))
 			continue;
-		}
 		switch (g->state) {
 		case PC_BUF:		/* the read buffer, written by every read */
 			if (!g->buf && !(g->buf = ksim_mmap(k, t->mm, CHUNK_PAGES, t->cpu)))
