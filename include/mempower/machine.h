@@ -62,7 +62,11 @@ struct mpm_hole_spec {
  */
 enum mpm_feature {
 	MPM_FEATURE_NONE = 0,
+	/* v2 "sorted" (patches 05-15) */
+	MPM_FEATURE_SORTED_FREELISTS = 1u << 0,	/* free lists sorted by region, O(log n) insert */
+	MPM_FEATURE_REGION_BIAS = 1u << 1,	/* split a lower region's bigger block (needs sorted_freelists) */
 };
+#define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS)
 
 struct mpm_machine_spec {
 	unsigned int nr_nodes;
@@ -106,6 +110,8 @@ MPM_API void mpm_machine_destroy(struct mpm_machine *m);
  * build does not have yet ("sorted", "split", "full" until they land).
  */
 MPM_API int mpm_policy_features(const char *name, unsigned long *features);
+/* The bit of a feature switch by its name ("region_bias"); -1 if none. */
+MPM_API int mpm_feature_by_name(const char *name, unsigned long *feature);
 /* Comma-separated names of the features in @features ("" for mainline). */
 MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);

@@ -26,6 +26,7 @@ struct mpm_counters {
 	uint64_t fragmenting_fallbacks;	/* fallbacks that did not claim the block */
 	uint64_t pageblock_claims;	/* pageblocks whose migratetype changed on fallback */
 	uint64_t reserve_allocs;	/* blocks taken from MIGRATE_RESERVE */
+	uint64_t region_bias_splits;	/* region_bias chose a higher order in a lower region */
 	uint64_t pcp_refills;		/* rmqueue_bulk calls */
 	uint64_t pcp_drains;		/* free_pcppages_bulk calls */
 	uint64_t buddy_merges;

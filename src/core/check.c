@@ -11,14 +11,17 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "mmzone.h"
+#include "sorted.h"
 
 struct check {
 	struct mpm_machine *m;
 	char *msg;
 	size_t len;
 	uint64_t *region_free;		/* recount per region of the zone */
+	uint32_t *region_blocks;	/* sorted lists: blocks per region in one list */
+	uint32_t *region_last;		/* sorted lists: each region's last block */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -315,6 +318,99 @@ static int check_pageblocks(struct check *c, const struct zone *z)
 	return 0;
 }
 
+/* The bitmap tree (region_bitmap.h): each bit of a level says its word below is non-zero. */
+static int check_region_bitmap(struct check *c, const struct zone *z,
+			       const struct region_bitmap *b, unsigned int o, int mt)
+{
+	uint64_t bits = z->nr_regions ? z->nr_regions : 1;
+
+	for (unsigned int l = 0; l < b->levels; l++) {
+		uint64_t words = (bits + 63) / 64;
+
+		if (bits % 64 && b->level[l][words - 1] >> (bits % 64))
+			return bad(c, z, "free_list[%u][%s]: level %u bitmap has bits beyond %llu",
+				   o, mpm_migratetype_name(mt), l, (unsigned long long)bits);
+		for (uint64_t w = 0; l + 1 < b->levels && w < words; w++) {
+			int up = (int)((b->level[l + 1][w / 64] >> (w % 64)) & 1);
+
+			if (up != (b->level[l][w] != 0))
+				return bad(c, z, "free_list[%u][%s]: level %u bit %llu is %d, word below %s",
+					   o, mpm_migratetype_name(mt), l + 1,
+					   (unsigned long long)w, up,
+					   b->level[l][w] ? "non-zero" : "zero");
+		}
+		bits = words;
+	}
+	return 0;
+}
+
+/*
+ * Region-sorted free lists (sorted.h): blocks in non-decreasing region
+ * order, every mem_region_list's count and last block, the bitmap tree and
+ * next_region agree with a walk of the list.
+ */
+static int check_sorted_list(struct check *c, const struct zone *z, unsigned int o, int mt)
+{
+	const struct sorted_free_lists *s = z->sorted;
+	const struct free_list_regions *fl = &s->fl[o][mt];
+	const struct mpm_page *pg = c->m->pages;
+	uint32_t head = z->free_area[o].free_list[mt], prev_rid = 0;
+	uint32_t next_region = NO_REGION;
+
+	memset(c->region_blocks, 0, z->nr_regions * sizeof(*c->region_blocks));
+	for (uint32_t p = pg[head].next; p != head; p = pg[p].next) {
+		uint32_t rid = pfn_zone_region_id(c->m, z, idx_to_pfn(c->m, p));
+
+		if (rid != block_region(s, p))
+			return bad(c, z, "block_region of pfn %llu is %u, region %u",
+				   (unsigned long long)idx_to_pfn(c->m, p), block_region(s, p), rid);
+		if (next_region == NO_REGION)
+			next_region = rid;
+		else if (rid < prev_rid)
+			return bad(c, z, "free_list[%u][%s] not sorted: region %u after region %u at pfn %llu",
+				   o, mpm_migratetype_name(mt), rid, prev_rid,
+				   (unsigned long long)idx_to_pfn(c->m, p));
+		c->region_blocks[rid]++;
+		c->region_last[rid] = p;
+		prev_rid = rid;
+	}
+	if (s->next_region[mt][o] != next_region)
+		return bad(c, z, "free_list[%u][%s] next_region is %d, head block in region %d",
+			   o, mpm_migratetype_name(mt), (int)s->next_region[mt][o], (int)next_region);
+	for (unsigned int r = 0; r < z->nr_regions; r++) {
+		const struct mem_region_list *mr = &fl->mr_list[r];
+		uint32_t last = c->region_blocks[r] ? c->region_last[r] : NO_BLOCK;
+
+		if (mr->nr_free != c->region_blocks[r] || mr->page_block != last)
+			return bad(c, z, "free_list[%u][%s] region %u: nr_free %u page_block %d, list has %u blocks, last %d",
+				   o, mpm_migratetype_name(mt), r, mr->nr_free, (int)mr->page_block,
+				   c->region_blocks[r], (int)last);
+		if (region_bit_test(&fl->map, r) != (c->region_blocks[r] != 0))
+			return bad(c, z, "free_list[%u][%s] region %u: bitmap bit %d, %u blocks",
+				   o, mpm_migratetype_name(mt), r, region_bit_test(&fl->map, r),
+				   c->region_blocks[r]);
+	}
+	return check_region_bitmap(c, z, &fl->map, o, mt);
+}
+
+static int check_sorted(struct check *c, const struct zone *z)
+{
+	int ret = 0;
+
+	if (!z->sorted)
+		return 0;
+	c->region_blocks = calloc(z->nr_regions, sizeof(*c->region_blocks));
+	c->region_last = calloc(z->nr_regions, sizeof(*c->region_last));
+	if (!c->region_blocks || !c->region_last)
+		ret = bad(c, z, "out of memory in the checker");
+	for (unsigned int o = 0; o < MAX_ORDER && !ret; o++)
+		for (int mt = 0; mt < MIGRATE_TYPES && !ret; mt++)
+			ret = check_sorted_list(c, z, o, mt);
+	free(c->region_blocks);
+	free(c->region_last);
+	return ret;
+}
+
 static int check_zone(struct check *c, const struct zone *z)
 {
 	struct walk_totals t = { 0 };
@@ -349,7 +445,7 @@ static int check_zone(struct check *c, const struct zone *z)
 		return bad(c, z, "watermarks out of order: %lu %lu %lu",
 			   z->watermark[WMARK_MIN], z->watermark[WMARK_LOW],
 			   z->watermark[WMARK_HIGH]);
-	if (check_regions(c, z))
+	if (check_regions(c, z) || check_sorted(c, z))
 		return -1;
 	return check_pageblocks(c, z);
 }

@@ -3,8 +3,8 @@
  * The one place where blocks enter and leave the buddy free lists.  Mainline
  * 3.12 uses plain list_add()/list_add_tail()/list_del(); the region-sorted
  * free lists of the patchset (add_to_freelist/del_from_freelist, patches
- * 05-06) will switch in here, so every caller already goes through these
- * names.  Inline: they run for every split and merge.
+ * 05-06, 09, 11; sorted.h) switch in here when zone->sorted is set.  Inline:
+ * they run for every split and merge.
  *
  * Invariant kept here: a PG_buddy page's freepage_mt names the free list it
  * is on, and its order field its order.
@@ -22,6 +22,7 @@
 #define MPM_CORE_FREELIST_H
 
 #include "region.h"
+#include "sorted.h"
 
 /* @sign * 2^@order pages of the block at @idx join (+1) or leave (-1) type @mt's lists. */
 static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint32_t idx,
@@ -39,30 +40,65 @@ static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
 }
 
 /*
- * Link a block at the head of its list; the caller accounts for its pages.
- * @pg is m->pages: loops keep it in a register, where the relaxed atomic
- * stores would otherwise make the compiler reload it from the machine.
+ * Link a block at the head of its list -- or, with sorted_freelists, where
+ * its region belongs (sorted.h); the caller accounts for its pages.  @pg is
+ * m->pages: loops keep it in a register, where the relaxed atomic stores
+ * would otherwise make the compiler reload it from the machine.
  */
 static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 				     unsigned int order, int mt)
 {
 	mark_buddy(&pg[idx], order, mt);
-	list_add(pg, idx, z->free_area[order].free_list[mt]);
+	if (z->sorted)
+		sorted_add_to_freelist(pg, z, idx, order, mt);
+	else
+		list_add(pg, idx, z->free_area[order].free_list[mt]);
 }
 
+/*
+ * The tail of the list, for a block likely to merge soon.  Sorted lists
+ * have no tail to offer: add_to_freelist already puts the block (almost) at
+ * the tail of its region, as patch 06 notes where it replaces this call.
+ */
 static inline void __add_to_freelist_tail(struct mpm_page *pg, struct zone *z, uint32_t idx,
 					  unsigned int order, int mt)
 {
 	mark_buddy(&pg[idx], order, mt);
-	list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
+	if (z->sorted)
+		sorted_add_to_freelist(pg, z, idx, order, mt);
+	else
+		list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
 }
 
-/* list_del + rmv_page_order; the caller accounts for the pages. */
-static inline void __del_from_freelist(struct mpm_page *pg, uint32_t idx)
+static inline void rmv_page_order(struct mpm_page *pg, uint32_t idx)
 {
-	list_del(pg, idx);
 	WRITE_ONCE(pg[idx].flags, 0);
 	WRITE_ONCE(pg[idx].order, 0);
+}
+
+/*
+ * Unlink the head block of free_list[@mt] of @order (allocation); the
+ * caller accounts for the pages and owns the page afterwards.
+ */
+static inline void __rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z,
+					       uint32_t idx, unsigned int order, int mt)
+{
+	if (z->sorted)
+		rmqueue_del_from_freelist(pg, z, idx, order, mt);
+	else
+		list_del(pg, idx);
+	rmv_page_order(pg, idx);
+}
+
+/* Unlink a block from anywhere in free_list[@mt] of @order; list_del + rmv_page_order. */
+static inline void __del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+				       unsigned int order, int mt)
+{
+	if (z->sorted)
+		sorted_del_from_freelist(pg, z, idx, order, mt);
+	else
+		list_del(pg, idx);
+	rmv_page_order(pg, idx);
 }
 
 static inline void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
@@ -76,19 +112,30 @@ static inline void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32
 static inline void del_from_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
 				     unsigned int order)
 {
-	__del_from_freelist(m->pages, idx);
-	account_freepages(m, z, idx, order, m->pages[idx].freepage_mt, -1);
+	int mt = m->pages[idx].freepage_mt;
+
+	__del_from_freelist(m->pages, z, idx, order, mt);
+	account_freepages(m, z, idx, order, mt, -1);
 }
 
-/* list_move to the head of another migratetype's list of the same order. */
+/* Move a free block to another migratetype's list of the same order. */
 static inline void move_page_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			unsigned int order, int new_mt)
+				      unsigned int order, int new_mt)
 {
-	list_del(m->pages, idx);
-	list_add(m->pages, idx, z->free_area[order].free_list[new_mt]);
-	ADD_ONCE(z->nr_free_mt[m->pages[idx].freepage_mt], -(1l << order));
+	struct mpm_page *pg = m->pages;
+	int old_mt = pg[idx].freepage_mt;
+
+	if (z->sorted) {
+		sorted_del_from_freelist(pg, z, idx, order, old_mt);
+		sorted_add_to_freelist(pg, z, idx, order, new_mt);
+	} else {
+		/* list_move */
+		list_del(pg, idx);
+		list_add(pg, idx, z->free_area[order].free_list[new_mt]);
+	}
+	ADD_ONCE(z->nr_free_mt[old_mt], -(1l << order));
 	ADD_ONCE(z->nr_free_mt[new_mt], 1l << order);
-	m->pages[idx].freepage_mt = (uint8_t)new_mt;
+	pg[idx].freepage_mt = (uint8_t)new_mt;
 }
 
 #endif /* MPM_CORE_FREELIST_H */

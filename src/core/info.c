@@ -39,7 +39,7 @@ static const struct {
 	unsigned long features;
 } policies[] = {
 	{ "mainline", true, MPM_FEATURE_NONE },
-	{ "sorted", false, 0 },
+	{ "sorted", true, MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS },
 	{ "split", false, 0 },
 	{ "full", false, 0 },
 };
@@ -57,11 +57,42 @@ int mpm_policy_features(const char *name, unsigned long *features)
 	return -1;
 }
 
+/* Feature switches by name, in bit order; named after the patches. */
+static const char *const feature_names[] = {
+	"sorted_freelists",
+	"region_bias",
+};
+
+_Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
+	       __builtin_popcountl(MPM_FEATURES_ALL), "a name for every feature bit");
+
+int mpm_feature_by_name(const char *name, unsigned long *feature)
+{
+	for (size_t i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+		if (!strcmp(name, feature_names[i])) {
+			*feature = 1ul << i;
+			return 0;
+		}
+	return -1;
+}
+
 void mpm_features_string(unsigned long features, char *buf, size_t len)
 {
-	(void)features;	/* no switches exist before stage v2 */
-	if (len)
-		buf[0] = '\0';
+	size_t used = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++) {
+		int n;
+
+		if (!(features & (1ul << i)))
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", feature_names[i]);
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+	}
 }
 
 unsigned int mpm_nr_nodes(const struct mpm_machine *m) { return m->nr_nodes; }
@@ -163,6 +194,7 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 		c->fragmenting_fallbacks += READ_ONCE(z->ev[ZEV_FRAGMENTING]);
 		c->pageblock_claims += READ_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS]);
 		c->reserve_allocs += READ_ONCE(z->ev[ZEV_RESERVE_ALLOCS]);
+		c->region_bias_splits += READ_ONCE(z->ev[ZEV_REGION_BIAS]);
 		c->pcp_refills += READ_ONCE(z->ev[ZEV_PCP_REFILLS]);
 		c->pcp_drains += READ_ONCE(z->ev[ZEV_PCP_DRAINS]);
 		c->buddy_merges += READ_ONCE(z->ev[ZEV_MERGES]);

@@ -106,12 +106,15 @@ struct zone_mem_region {
 	uint64_t nr_free;		/* pages free in buddy lists (exact) */
 };
 
+struct sorted_free_lists;
+
 /* Zone-level events counted under zone->lock. */
 enum zone_event {
 	ZEV_FALLBACKS,
 	ZEV_FRAGMENTING,
 	ZEV_PAGEBLOCK_CLAIMS,
 	ZEV_RESERVE_ALLOCS,
+	ZEV_REGION_BIAS,
 	ZEV_PCP_REFILLS,
 	ZEV_PCP_DRAINS,
 	ZEV_MERGES,
@@ -136,6 +139,7 @@ struct zone {
 
 	spinlock_t lock;
 	struct free_area free_area[MAX_ORDER];
+	struct sorted_free_lists *sorted;	/* region-sorted lists (sorted.h); NULL: plain lists */
 	_Atomic long nr_free_mt[MIGRATE_TYPES];	/* free pages on each type's lists */
 	uint8_t *pageblock_flags;	/* migratetype per pageblock */
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */

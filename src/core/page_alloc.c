@@ -48,6 +48,30 @@ static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	}
 }
 
+/*
+ * region_bias (patch 15): the first non-empty order @cur has a block, but a
+ * higher order may have one in a strictly lower region; split that instead,
+ * so that allocation spills into a new region only when no lower region has
+ * enough contiguous memory.  Empty lists have next_region NO_REGION.
+ */
+static inline unsigned int region_bias_order(const struct zone *z, unsigned int cur,
+					     int migratetype)
+{
+	const uint32_t *next_region = z->sorted->next_region[migratetype];
+	uint32_t alloc_region = next_region[cur];
+	unsigned int alloc_order = cur;
+
+	for (unsigned int o = cur + 1; o < MAX_ORDER; o++) {
+		if (next_region[o] < alloc_region) {
+			alloc_region = next_region[o];
+			alloc_order = o;
+		}
+	}
+	if (alloc_order != cur)
+		ADD_ONCE(((struct zone *)z)->ev[ZEV_REGION_BIAS], 1);
+	return alloc_order;
+}
+
 /* Take the first block of the smallest order that fits from one list. */
 static inline __attribute__((always_inline)) uint32_t
 __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
@@ -62,11 +86,16 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 
 		if (list_empty(pg, head))
 			continue;
+		if (m->features & MPM_FEATURE_REGION_BIAS) {
+			cur = region_bias_order(z, cur, migratetype);
+			area = &z->free_area[cur];
+			head = area->free_list[migratetype];
+		}
 		idx = pg[head].next;
 		/* the next block becomes the head: start its cache miss now */
 		__builtin_prefetch(&pg[pg[idx].next], 1);
 		/* on free_list[migratetype], so its freepage_mt is migratetype */
-		__del_from_freelist(pg, idx);
+		__rmqueue_del_from_freelist(pg, z, idx, cur, migratetype);
 		ADD_ONCE(area->nr_free, -1ul);
 		expand(m, z, idx, order, cur, migratetype);
 		account_freepages(m, z, idx, order, migratetype, -1);
@@ -278,14 +307,16 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 
 	while (order < MAX_ORDER - 1) {
 		uint32_t bidx;
+		int bmt;
 
 		buddy_pfn = pfn ^ (1ull << order);
 		bidx = (uint32_t)(buddy_pfn - pfn_base);
 		if (!page_is_buddy(&pg[bidx], z, order))
 			break;
 		/* the buddy's pages stay free: only its type's count moves */
-		__del_from_freelist(pg, bidx);
-		ADD_ONCE(z->nr_free_mt[pg[bidx].freepage_mt], -(1l << order));
+		bmt = pg[bidx].freepage_mt;
+		__del_from_freelist(pg, z, bidx, order, bmt);
+		ADD_ONCE(z->nr_free_mt[bmt], -(1l << order));
 		ADD_ONCE(z->free_area[order].nr_free, -1ul);
 		pfn &= buddy_pfn;
 		order++;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "mmzone.h"
+#include "sorted.h"
 
 #define DEFAULT_REGION_SHIFT	(29 - MPM_PAGE_SHIFT)	/* MEM_REGION_SHIFT: 512 MiB */
 
@@ -47,6 +47,11 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 		return fail(err, len,
 			    "region size 2^%u pages is smaller than a pageblock (2^%u pages) or too large",
 			    rs, pbo);
+	if (s->features & ~MPM_FEATURES_ALL)
+		return fail(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
+	if ((s->features & MPM_FEATURE_REGION_BIAS) &&
+	    !(s->features & MPM_FEATURE_SORTED_FREELISTS))
+		return fail(err, len, "feature region_bias needs sorted_freelists");
 	if (s->nr_cpus > MPM_MAX_CPUS)
 		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
@@ -227,7 +232,11 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 		}
 	memmap_init_zone(m, z, s);
 	setup_zone_pageset(m, z);
-	return init_zone_memory_regions(m, z, s);
+	if (init_zone_memory_regions(m, z, s))
+		return -1;
+	if (m->features & MPM_FEATURE_SORTED_FREELISTS)
+		return sorted_free_lists_init(m, z);
+	return 0;
 }
 
 /* Free the present pages of [start, end) in maximal aligned blocks. */
@@ -407,6 +416,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	for (unsigned int i = 0; m->zones && i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
 
+		sorted_free_lists_destroy(z);
 		free(z->regions);
 		free(z->pageblock_flags);
 		free(z->pageset);

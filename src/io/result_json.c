@@ -143,6 +143,7 @@ static json_t *counters_json(const struct mpm_counters *c)
 	SET(o, "kswapd_wakeups", U64(c->kswapd_wakeups));
 	SET(o, "fragmenting_fallbacks", U64(c->fragmenting_fallbacks));
 	SET(o, "reserve_allocs", U64(c->reserve_allocs));
+	SET(o, "region_bias_splits", U64(c->region_bias_splits));
 	SET(o, "pcp_refills", U64(c->pcp_refills));
 	SET(o, "pcp_drains", U64(c->pcp_drains));
 	SET(o, "buddy_merges", U64(c->buddy_merges));

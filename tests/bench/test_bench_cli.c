@@ -21,6 +21,7 @@
  */
 #include "../../bench/bench.c"
 #include "../../bench/ref_buddy.c"
+#include "../../bench/bench_bitmap.c"
 
 #define ARGS(...)	((char *[]){ "bench", __VA_ARGS__, NULL })
 

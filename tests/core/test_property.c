@@ -171,6 +171,7 @@ static void check(struct stream *s, const char *when)
 
 /* What the streams exercised, summed: the test fails if a rule never ran. */
 static struct mpm_counters seen;
+static unsigned long features;	/* the policy under test */
 
 static void add_counters(struct mpm_machine *m)
 {
@@ -182,6 +183,7 @@ static void add_counters(struct mpm_machine *m)
 	seen.fragmenting_fallbacks += c.fragmenting_fallbacks;
 	seen.pageblock_claims += c.pageblock_claims;
 	seen.reserve_allocs += c.reserve_allocs;
+	seen.region_bias_splits += c.region_bias_splits;
 	seen.alloc_failures += c.alloc_failures;
 	seen.pcp_drains += c.pcp_drains;
 	seen.buddy_merges += c.buddy_merges;
@@ -192,6 +194,7 @@ static int run_stream(struct test_machine *t, uint64_t seed, uint64_t nr_ops,
 {
 	struct stream s = { .rng = seed | 1 };
 
+	t->spec.features = features;
 	s.m = tm_create(t);
 	s.total_pages = mpm_total_pages(s.m);
 	while (s.ops < nr_ops && !s.failed) {
@@ -246,6 +249,12 @@ static void machine_numa_holes(struct test_machine *t, unsigned int pbo)
 int main(int argc, char **argv)
 {
 	uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000000;
+	const char *policy = argc > 2 ? argv[2] : "mainline";
+
+	if (mpm_policy_features(policy, &features)) {
+		fprintf(stderr, "core/property: unknown policy '%s'\n", policy);
+		return 2;
+	}
 	uint64_t per = total / 4, checks = 0;
 	struct test_machine t;
 	int failed = 0;
@@ -263,6 +272,8 @@ int main(int argc, char **argv)
 	failed |= run_stream(&t, 4, total - 3 * per, &checks);
 
 	CHECK(!failed);
+	/* the bias must have had lower regions to prefer */
+	CHECK((seen.region_bias_splits > 0) == !!(features & MPM_FEATURE_REGION_BIAS));
 	CHECK(seen.fallbacks > 0);
 	CHECK(seen.fragmenting_fallbacks > 0);
 	CHECK(seen.pageblock_claims > 0);
@@ -276,7 +287,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)seen.pageblock_claims,
 	       (unsigned long long)seen.reserve_allocs,
 	       (unsigned long long)seen.alloc_failures);
-	printf("core/property: %llu operations, %llu full checks\n",
-	       (unsigned long long)total, (unsigned long long)checks);
+	printf("core/property: policy %s, %llu operations, %llu full checks, %llu region_bias splits\n",
+	       policy, (unsigned long long)total, (unsigned long long)checks,
+	       (unsigned long long)seen.region_bias_splits);
 	return t_report("core/property");
 }

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Region-sorted buddy free lists (patches 05, 06, 09 and 11 of the series;
+ * feature sorted_freelists).
+ *
+ * Every free list keeps its blocks sorted by zone region, lowest region at
+ * the head, so that __rmqueue_smallest(), which always takes the head,
+ * allocates from the lowest region that has a block of the order.  Per free
+ * list and zone region a mem_region_list remembers the region's last block
+ * in the list (page_block) and its number of blocks (nr_free); next_region
+ * is the region of the head block.  The sorting happens on the free path:
+ *
+ *  - add_to_freelist: a region already in the list takes the new block just
+ *    before its page_block (list_add_tail(lru, region->page_block)), so the
+ *    region stays contiguous; a region's first block goes right after the
+ *    previous populated region's page_block, found with find_prev_region()
+ *    (region_bitmap.h), or at the head -- and becomes next_region -- when no
+ *    lower region is in the list.
+ *  - rmqueue_del_from_freelist (patch 09): allocation deletes the head, so
+ *    only next_region's count moves; when it reaches zero next_region
+ *    becomes the region of the new head.
+ *  - del_from_freelist: a block deleted from the middle moves its region's
+ *    page_block back one entry if it was that block.
+ *
+ * A block belongs to the region of its head page (page_zone_region_id).
+ * Counts here are of blocks; the per-region *page* counts that decide
+ * whether a region is free live in region.h, in every policy.
+ *
+ * The bookkeeping hangs off zone->sorted, NULL in policies without the
+ * feature; the free list functions of freelist.h branch on it.
+ */
+#ifndef MPM_CORE_SORTED_H
+#define MPM_CORE_SORTED_H
+
+#include "mmzone.h"
+#include "region_bitmap.h"
+
+#define NO_REGION	UINT32_MAX	/* next_region of an empty list */
+#define NO_BLOCK	UINT32_MAX	/* page_block of a region not in the list */
+
+/* struct mem_region_list of patch 05: one zone region within one free list. */
+struct mem_region_list {
+	uint32_t page_block;	/* the region's last block in the list, or NO_BLOCK */
+	uint32_t nr_free;	/* blocks of the region in the list */
+};
+
+/* The region bookkeeping of one free list (struct free_list less its list). */
+struct free_list_regions {
+	struct mem_region_list *mr_list;	/* [zone->nr_regions] */
+	struct region_bitmap map;		/* regions with blocks in the list */
+};
+
+struct sorted_free_lists {
+	/*
+	 * next_region of each list, by migratetype then order: the bias of
+	 * __rmqueue_smallest (patch 15) compares one type's orders, which then
+	 * share a cache line.  NO_REGION when the list is empty.
+	 */
+	uint32_t next_region[MIGRATE_TYPES][MAX_ORDER];
+	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
+	/* page index -> zone region id, without the machine: see block_region() */
+	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
+	unsigned int region_shift;
+	unsigned int first_node_region;
+	struct mem_region_list *mr_mem;		/* one allocation for every mr_list */
+	uint64_t *bitmap_mem;			/* one allocation for every bitmap */
+};
+
+/* sorted.c */
+int sorted_free_lists_init(struct mpm_machine *m, struct zone *z);
+void sorted_free_lists_destroy(struct zone *z);
+
+/* page_zone_region_id() of the block at page index @idx. */
+static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
+{
+	return (uint32_t)((idx + s->idx_to_region_pfn) >> s->region_shift) -
+	       s->first_node_region;
+}
+
+/* add_to_freelist (patches 05, 09, 11): link @idx in region order. */
+static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
+					  uint32_t idx, unsigned int order, int mt)
+{
+	struct sorted_free_lists *s = z->sorted;
+	struct free_list_regions *fl = &s->fl[order][mt];
+	uint32_t rid = block_region(s, idx);
+	struct mem_region_list *region = &fl->mr_list[rid];
+	uint32_t prev_block;
+	long prev;
+
+	if (region->nr_free++) {
+		/* before the region's last block: the region stays contiguous */
+		list_add_tail(pg, idx, region->page_block);
+		return;
+	}
+	prev = find_prev_region(&fl->map, rid);
+	if (prev >= 0) {
+		prev_block = fl->mr_list[prev].page_block;
+	} else {
+		/* This is the first region, so add to the head of the list */
+		prev_block = z->free_area[order].free_list[mt];
+		s->next_region[mt][order] = rid;
+	}
+	list_add(pg, idx, prev_block);
+	region->page_block = idx;
+	set_region_bit(&fl->map, rid);
+}
+
+/* set_next_region_in_freelist: the region of the list's new head block. */
+static inline void set_next_region_in_freelist(struct mpm_page *pg,
+					       struct zone *z, unsigned int order, int mt)
+{
+	uint32_t head = z->free_area[order].free_list[mt];
+	uint32_t first = pg[head].next;
+
+	z->sorted->next_region[mt][order] = first == head ? NO_REGION :
+					    block_region(z->sorted, first);
+}
+
+/*
+ * rmqueue_del_from_freelist (patch 09): unlink the head block @idx.  Only
+ * next_region's bookkeeping can change, and the new head's region is its
+ * index's: no page is touched for it.
+ */
+static inline void rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z,
+					     uint32_t idx, unsigned int order, int mt)
+{
+	struct sorted_free_lists *s = z->sorted;
+	struct free_list_regions *fl = &s->fl[order][mt];
+	uint32_t rid = s->next_region[mt][order];
+	struct mem_region_list *region = &fl->mr_list[rid];
+
+	list_del(pg, idx);
+	if (--region->nr_free)
+		return;
+	/* the region's last block in this list */
+	region->page_block = NO_BLOCK;
+	clear_region_bit(&fl->map, rid);
+	set_next_region_in_freelist(pg, z, order, mt);
+}
+
+/* del_from_freelist: unlink @idx from anywhere in its list. */
+static inline void sorted_del_from_freelist(struct mpm_page *pg, struct zone *z,
+					    uint32_t idx, unsigned int order, int mt)
+{
+	struct free_list_regions *fl = &z->sorted->fl[order][mt];
+	uint32_t rid, prev = pg[idx].prev;
+	struct mem_region_list *region;
+
+	/* Try to fastpath, if deleting from the head of the list */
+	if (prev == z->free_area[order].free_list[mt]) {
+		rmqueue_del_from_freelist(pg, z, idx, order, mt);
+		return;
+	}
+	rid = block_region(z->sorted, idx);
+	region = &fl->mr_list[rid];
+	list_del(pg, idx);
+	--region->nr_free;
+	if (idx != region->page_block)
+		return;
+	if (region->nr_free) {
+		region->page_block = prev;
+	} else {
+		region->page_block = NO_BLOCK;
+		clear_region_bit(&fl->map, rid);
+	}
+}
+
+#endif /* MPM_CORE_SORTED_H */
