@@ -19,6 +19,7 @@
 struct mpm_run_opts {
 	struct mpm_machine_opts machine;
 	const char *policy;
+	const char *features;	/* --features LIST, applied to the policy */
 	const char *workload;
 	const char *duration;
 	const char *seed;

@@ -24,6 +24,7 @@ static const struct opt opts[] = {
 	{ "--pageblock-order", F(machine.pageblock_order), false },
 	{ "--cpus", F(machine.cpus), false },
 	{ "--policy", F(policy), false },
+	{ "--features", F(features), false },
 	{ "--workload", F(workload), false },
 	{ "--duration", F(duration), false },
 	{ "--seed", F(seed), false },

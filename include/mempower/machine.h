@@ -112,6 +112,13 @@ MPM_API void mpm_machine_destroy(struct mpm_machine *m);
 MPM_API int mpm_policy_features(const char *name, unsigned long *features);
 /* The bit of a feature switch by its name ("region_bias"); -1 if none. */
 MPM_API int mpm_feature_by_name(const char *name, unsigned long *feature);
+/*
+ * Apply a comma-separated list of switches to *@features: "name" or "+name"
+ * adds a switch, "-name" removes it, "none" clears all.  Returns 0, or -1
+ * with a one-line reason in @err and *@features unchanged.
+ */
+MPM_API int mpm_features_apply(const char *list, unsigned long *features, char *err,
+			       size_t errlen);
 /* Comma-separated names of the features in @features ("" for mainline). */
 MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);

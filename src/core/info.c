@@ -76,6 +76,46 @@ int mpm_feature_by_name(const char *name, unsigned long *feature)
 	return -1;
 }
 
+int mpm_features_apply(const char *list, unsigned long *features, char *err, size_t errlen)
+{
+	unsigned long f = *features;
+	const char *p = list;
+
+	do {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[64];
+		unsigned long bit;
+		int sign = 1;
+
+		if (len && (*p == '+' || *p == '-')) {
+			sign = *p == '-' ? -1 : 1;
+			p++;
+			len--;
+		}
+		if (!len || len >= sizeof(name)) {
+			snprintf(err, errlen, "empty or overlong switch name in '%s'", list);
+			return -1;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (!strcmp(name, "none") && sign > 0) {
+			f = 0;
+		} else if (mpm_feature_by_name(name, &bit)) {
+			snprintf(err, errlen, "unknown switch '%s' (expected sorted_freelists, region_bias or none)",
+				 name);
+			return -1;
+		} else if (sign > 0) {
+			f |= bit;
+		} else {
+			f &= ~bit;
+		}
+		p = end ? end + 1 : NULL;
+	} while (p);
+	*features = f;
+	return 0;
+}
+
 void mpm_features_string(unsigned long features, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -48,6 +48,10 @@ expect_error 1 "policy 'split' is not available yet (it arrives with stage v3)" 
 expect_error 1 "policy 'split' is not available yet (it arrives with stage v3)" run --policy split
 expect_error 1 "policy 'full' is not available yet (it arrives with stage v4)" run --policy full
 expect_error 1 "unknown policy 'fastest'" run --policy fastest
+expect_error 1 "--features: unknown switch 'bogus'" run --policy sorted --features bogus
+expect_error 1 "--features: empty or overlong switch name" run --policy sorted --features=sorted_freelists,,
+expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --features region_bias
+expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --policy sorted --features=-sorted_freelists
 expect_error 1 "unknown workload 'stress'" run --workload stress
 expect_error 1 "workload churn: unknown key 'speed'" run --workload churn:speed=3
 expect_error 1 "workload churn: malformed value 'lots' for ops" run --workload churn:ops=lots

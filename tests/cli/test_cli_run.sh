@@ -49,6 +49,16 @@ expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same se
 expect "! cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/c.json')" "different seeds, same JSON"
 expect "! cmp -s '$TMP/a.json' <(strip_host '$TMP/a.json')" "strip_host removed nothing"
 
+# policies and switches: the JSON names the switches that were on
+run_mpm "${J[@]}" --policy sorted --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"features\": ['*'\"sorted_freelists\",'*'\"region_bias\"'* ]]" \
+	"sorted: features in JSON: $err"
+run_mpm "${J[@]}" --policy sorted --features=-region_bias --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"sorted_freelists\"'* ]] && [[ \"\$out\" != *'region_bias\"'* ]]" \
+	"--features -region_bias: $err"
+run_mpm "${J[@]}" --policy sorted --features none --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"features\": []'* ]]" "--features none: $err"
+
 # a machine file runs like the preset it spells out
 run_mpm run --machine "$DATA/good-sandybridge.json" --workload none
 expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'2 nodes, 128.00 GiB'* ]]" "machine file: $out $err"
