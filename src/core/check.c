@@ -378,7 +378,7 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 		return bad(c, z, "free_list[%u][%s] next_region is %d, head block in region %d",
 			   o, mpm_migratetype_name(mt), (int)s->next_region[mt][o], (int)next_region);
 	for (unsigned int r = 0; r < z->nr_regions; r++) {
-		const struct mem_region_list *mr = &fl->mr_list[r];
+		const struct mem_region_list *mr = mr_list_of(s, o, mt, r);
 		uint32_t last = c->region_blocks[r] ? c->region_last[r] : NO_BLOCK;
 
 		if (mr->nr_free != c->region_blocks[r] || mr->page_block != last)

@@ -35,7 +35,6 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 			size_t i = (size_t)o * MIGRATE_TYPES + (size_t)mt;
 			struct free_list_regions *fl = &s->fl[o][mt];
 
-			fl->mr_list = s->mr_mem + i * nr;
 			region_bitmap_init(&fl->map, s->bitmap_mem + i * words, nr);
 			s->next_region[mt][o] = NO_REGION;
 		}

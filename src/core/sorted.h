@@ -44,9 +44,14 @@ struct mem_region_list {
 	uint32_t nr_free;	/* blocks of the region in the list */
 };
 
-/* The region bookkeeping of one free list (struct free_list less its list). */
+/*
+ * The region bitmap of one free list.  Its mem_region_lists are not an
+ * array per list as in the patch (mr_list[MAX_NR_ZONE_REGIONS]) but live in
+ * one array by region, then migratetype, then order (mr_list_of()): a split
+ * adds halves of one region and type at consecutive orders, a merge removes
+ * buddies of one region, so their entries share one or two cache lines.
+ */
 struct free_list_regions {
-	struct mem_region_list *mr_list;	/* [zone->nr_regions] */
 	struct region_bitmap map;		/* regions with blocks in the list */
 };
 
@@ -62,13 +67,20 @@ struct sorted_free_lists {
 	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
 	unsigned int region_shift;
 	unsigned int first_node_region;
-	struct mem_region_list *mr_mem;		/* one allocation for every mr_list */
+	struct mem_region_list *mr_mem;		/* [region][mt][order]: mr_list_of() */
 	uint64_t *bitmap_mem;			/* one allocation for every bitmap */
 };
 
 /* sorted.c */
 int sorted_free_lists_init(struct mpm_machine *m, struct zone *z);
 void sorted_free_lists_destroy(struct zone *z);
+
+/* free_list[@mt] of @order's mem_region_list for zone region @rid. */
+static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists *s,
+						 unsigned int order, int mt, uint32_t rid)
+{
+	return &s->mr_mem[((size_t)rid * MIGRATE_TYPES + (size_t)mt) * MAX_ORDER + order];
+}
 
 /* page_zone_region_id() of the block at page index @idx. */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
@@ -84,7 +96,7 @@ static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
 	uint32_t rid = block_region(s, idx);
-	struct mem_region_list *region = &fl->mr_list[rid];
+	struct mem_region_list *region = mr_list_of(s, order, mt, rid);
 	uint32_t prev_block;
 	long prev;
 
@@ -95,7 +107,7 @@ static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
 	}
 	prev = find_prev_region(&fl->map, rid);
 	if (prev >= 0) {
-		prev_block = fl->mr_list[prev].page_block;
+		prev_block = mr_list_of(s, order, mt, (uint32_t)prev)->page_block;
 	} else {
 		/* This is the first region, so add to the head of the list */
 		prev_block = z->free_area[order].free_list[mt];
@@ -128,7 +140,7 @@ static inline void rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
 	uint32_t rid = s->next_region[mt][order];
-	struct mem_region_list *region = &fl->mr_list[rid];
+	struct mem_region_list *region = mr_list_of(s, order, mt, rid);
 
 	list_del(pg, idx);
 	if (--region->nr_free)
@@ -153,7 +165,7 @@ static inline void sorted_del_from_freelist(struct mpm_page *pg, struct zone *z,
 		return;
 	}
 	rid = block_region(z->sorted, idx);
-	region = &fl->mr_list[rid];
+	region = mr_list_of(z->sorted, order, mt, rid);
 	list_del(pg, idx);
 	--region->nr_free;
 	if (idx != region->page_block)

@@ -172,7 +172,7 @@ static void expect_list(struct scene *s, const uint64_t *want, unsigned int n,
 	/* next_region is the head's region; each region's page_block its last block */
 	ok &= sl->next_region[MT][0] == (n ? (uint32_t)(want[0] >> 10) : NO_REGION);
 	for (unsigned int r = 0; r < 8; r++) {
-		const struct mem_region_list *mr = &sl->fl[0][MT].mr_list[r];
+		const struct mem_region_list *mr = mr_list_of(sl, 0, MT, r);
 		uint32_t count = 0, last = NO_BLOCK;
 
 		for (unsigned int k = 0; k < n; k++)
