@@ -2,7 +2,10 @@
 /*
  * Counters and kernel-format statistics.  Printers write to a caller's FILE*
  * in the exact formats of Linux 3.12's /proc/buddyinfo, /proc/pagetypeinfo,
- * /proc/zoneinfo and /proc/vmstat.
+ * /proc/zoneinfo and /proc/vmstat, with the per-region lines that the Memory
+ * Power Management patchset (v4 patches 13 and 14) adds to the first three,
+ * whatever the policy: buddyinfo prints one line per zone region instead of
+ * one per zone.
  */
 #ifndef MEMPOWER_STATS_H
 #define MEMPOWER_STATS_H

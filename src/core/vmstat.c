@@ -7,6 +7,14 @@
  * HUGETLB_PAGE, TRANSPARENT_HUGEPAGE and SMP, without HIGHMEM, CMA and
  * NUMA_BALANCING.
  *
+ * On top, the per-region statistics of the Memory Power Management patchset
+ * (RFC v4 patches 13/40 and 14/40; vmstat_region.c), in every policy, so
+ * that one ruler measures them all.  As in the patched kernel, buddyinfo
+ * prints one line per zone region instead of the zone's line, pagetypeinfo
+ * adds region tables after its zone tables (and widens the block-count
+ * header and zone lines by six spaces), and zoneinfo adds a block after
+ * "managed".
+ *
  * The allocator knows its free pages, watermarks, pcp lists, allocation
  * batches and pgalloc/pgfree events; items it has no notion of (LRU lists,
  * slab, writeback, swap, reclaim scans) print 0, as on a kernel that never
@@ -16,6 +24,7 @@
 #include <stdio.h>
 
 #include "mmzone.h"
+#include "vmstat_region.h"
 
 /* Zone stat items of 3.12 with CONFIG_NUMA (enum zone_stat_item order). */
 static const char *const zone_stat_text[] = {
@@ -98,6 +107,7 @@ static uint64_t zone_pgfree_sum(const struct mpm_machine *m, const struct zone *
 	for (int __t = 0; __t < MAX_NR_ZONES; __t++)				\
 		if (((z) = (m)->node_data[nid].node_zones[__t]) && (z)->present_pages)
 
+/* frag_show_print of patch 13: the zone's free blocks, one line per region. */
 void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out)
 {
 	struct zone *z;
@@ -105,9 +115,8 @@ void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out)
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++)
 		for_each_populated_zone_in_node(m, nid, z) {
 			spin_lock(&z->lock);
-			fprintf(out, "Node %d, zone %8s ", nid, mpm_zone_name(z->type));
-			for (int o = 0; o < MAX_ORDER; o++)
-				fprintf(out, "%6lu ", READ_ONCE(z->free_area[o].nr_free));
+			fprintf(out, "Node %d, zone %8s \n", nid, mpm_zone_name(z->type));
+			frag_show_region_print(m, z, out);
 			fputc('\n', out);
 			spin_unlock(&z->lock);
 		}
@@ -143,6 +152,13 @@ static void pagetypeinfo_showfree(const struct mpm_machine *m, unsigned int nid,
 		}
 		spin_unlock(&z->lock);
 	}
+	/* patch 14: then the same per region */
+	fputc('\n', out);
+	for_each_populated_zone_in_node(m, nid, z) {
+		spin_lock(&z->lock);
+		pagetypeinfo_showfree_region_print(m, nid, z, out);
+		spin_unlock(&z->lock);
+	}
 }
 
 static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
@@ -150,7 +166,8 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 {
 	struct zone *z;
 
-	fprintf(out, "\n%-23s", "Number of blocks type ");
+	/* patch 14 widens the header and the zone lines by six spaces */
+	fprintf(out, "\n%-23s", "Number of blocks type      ");
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		fprintf(out, "%12s ", mpm_migratetype_name(mt));
 	fputc('\n', out);
@@ -160,16 +177,21 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 		spin_lock(&z->lock);
 		for (uint64_t pfn = z->zone_start_pfn; pfn < zone_end_pfn(z);
 		     pfn += pageblock_nr_pages(m)) {
-			/* pfn_valid(): holes have no memmap to read */
-			if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem)
-				continue;
-			count[get_pageblock_migratetype(m, z, pfn)]++;
+			if (blockcount_pfn_valid(m, pfn))
+				count[get_pageblock_migratetype(m, z, pfn)]++;
 		}
 		spin_unlock(&z->lock);
-		fprintf(out, "Node %d, zone %8s ", nid, mpm_zone_name(z->type));
+		fprintf(out, "Node %d, zone %8s      ", nid, mpm_zone_name(z->type));
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			fprintf(out, "%12lu ", count[mt]);
 		fputc('\n', out);
+	}
+	/* patch 14: then the same per region */
+	fputc('\n', out);
+	for_each_populated_zone_in_node(m, nid, z) {
+		spin_lock(&z->lock);
+		pagetypeinfo_showblockcount_region_print(m, nid, z, out);
+		spin_unlock(&z->lock);
 	}
 }
 
@@ -220,6 +242,7 @@ static void zoneinfo_show_print(const struct mpm_machine *m, unsigned int nid,
 		z->watermark[WMARK_LOW], z->watermark[WMARK_HIGH], 0ul,
 		(unsigned long)z->spanned_pages, (unsigned long)z->present_pages,
 		(unsigned long)z->managed_pages);
+	zoneinfo_show_region_print(z, out);	/* patch 13 */
 	for (unsigned int i = 0; i < NR_ZONE_STAT_ITEMS; i++)
 		fprintf(out, "\n    %-12s %lu", zone_stat_text[i], zone_page_state(z, i));
 	fprintf(out, "\n        protection: (%lu", (unsigned long)z->lowmem_reserve[0]);
