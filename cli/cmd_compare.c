@@ -255,10 +255,11 @@ static const char *published_figure(const char *policy)
 
 static void print_cover_table(struct compare *c, FILE *out)
 {
-	fprintf(out, "cover-letter experiment, scale %g: %u nodes, %.1f GiB, %u cpus, "
-		"%s, thp=%s\n", c->scale, mpm_nr_nodes(c->run[0].m),
+	/* the workload string names thp=always when it is on */
+	fprintf(out, "cover-letter experiment, scale %g: %u nodes, %.1f GiB, %u cpus, %s%s\n",
+		c->scale, mpm_nr_nodes(c->run[0].m),
 		(double)mpm_total_pages(c->run[0].m) / (1 << 18), mpm_nr_cpus(c->run[0].m),
-		c->workload_str[0], c->thp ? "always" : "never");
+		c->workload_str[0], c->thp ? "" : ", thp=never");
 	fprintf(out, "%-10s %6s %6s %6s %7s %6s %9s %9s %5s   %s\n", "policy", "start", "end",
 		"min", "regions", "ideal", "pack.min", "pack.mean", "oom", "published (start -> end)");
 	for (unsigned int i = 0; i < c->nr_runs; i++) {

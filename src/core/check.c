@@ -393,6 +393,24 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 	return check_region_bitmap(c, z, &fl->map, o, mt);
 }
 
+/* bias_order against a scan of next_region, as region_bias would do it. */
+static int check_bias_order(struct check *c, const struct zone *z, int mt)
+{
+	const struct sorted_free_lists *s = z->sorted;
+
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		unsigned int best = o;
+
+		for (unsigned int k = o + 1; k < MAX_ORDER; k++)
+			if (s->next_region[mt][k] < s->next_region[mt][best])
+				best = k;
+		if (s->bias_order[mt][o] != best)
+			return bad(c, z, "%s bias_order[%u] is %u, next_region says %u",
+				   mpm_migratetype_name(mt), o, s->bias_order[mt][o], best);
+	}
+	return 0;
+}
+
 static int check_sorted(struct check *c, const struct zone *z)
 {
 	int ret = 0;
@@ -406,6 +424,8 @@ static int check_sorted(struct check *c, const struct zone *z)
 	for (unsigned int o = 0; o < MAX_ORDER && !ret; o++)
 		for (int mt = 0; mt < MIGRATE_TYPES && !ret; mt++)
 			ret = check_sorted_list(c, z, o, mt);
+	for (int mt = 0; mt < MIGRATE_TYPES && !ret; mt++)
+		ret = check_bias_order(c, z, mt);
 	free(c->region_blocks);
 	free(c->region_last);
 	return ret;

@@ -53,20 +53,16 @@ static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
  * higher order may have one in a strictly lower region; split that instead,
  * so that allocation spills into a new region only when no lower region has
  * enough contiguous memory.  Empty lists have next_region NO_REGION.
+ *
+ * The patch scans the orders above @cur on every call; the answer, the
+ * lowest (next_region, order) among the orders >= @cur, is kept up to date
+ * in bias_order as next_region changes (sorted.h), so this is a lookup.
  */
 static inline unsigned int region_bias_order(const struct zone *z, unsigned int cur,
 					     int migratetype)
 {
-	const uint32_t *next_region = z->sorted->next_region[migratetype];
-	uint32_t alloc_region = next_region[cur];
-	unsigned int alloc_order = cur;
+	unsigned int alloc_order = z->sorted->bias_order[migratetype][cur];
 
-	for (unsigned int o = cur + 1; o < MAX_ORDER; o++) {
-		if (next_region[o] < alloc_region) {
-			alloc_region = next_region[o];
-			alloc_order = o;
-		}
-	}
 	if (alloc_order != cur)
 		ADD_ONCE(((struct zone *)z)->ev[ZEV_REGION_BIAS], 1);
 	return alloc_order;
@@ -305,6 +301,8 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	unsigned int freed_order = order;
 	uint32_t freed_idx = idx;
 
+	if (z->sorted)
+		prefetch_region_lists(z, idx, migratetype);
 	while (order < MAX_ORDER - 1) {
 		uint32_t bidx;
 		int bmt;

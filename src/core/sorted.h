@@ -62,6 +62,13 @@ struct sorted_free_lists {
 	 * share a cache line.  NO_REGION when the list is empty.
 	 */
 	uint32_t next_region[MIGRATE_TYPES][MAX_ORDER];
+	/*
+	 * bias_order[mt][o]: of the orders >= o, the one with the lowest
+	 * next_region (the lowest such order on a tie) -- what region_bias
+	 * finds by scanning up from o.  Kept up to date as next_region changes,
+	 * which is rarer than allocation, so __rmqueue_smallest looks it up.
+	 */
+	uint8_t bias_order[MIGRATE_TYPES][MAX_ORDER];
 	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
 	/* page index -> zone region id, without the machine: see block_region() */
 	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
@@ -83,10 +90,55 @@ static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists 
 }
 
 /* page_zone_region_id() of the block at page index @idx. */
+static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx);
+
+/*
+ * The mem_region_lists of @idx's region for type @mt, all orders: two cache
+ * lines that the merge or split about to run will update.
+ */
+static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int mt)
+{
+	const struct sorted_free_lists *s = z->sorted;
+	const struct mem_region_list *mr = mr_list_of(s, 0, mt, block_region(s, idx));
+
+	__builtin_prefetch(mr, 1);
+	__builtin_prefetch(mr + MAX_ORDER - 1, 1);
+}
+
+/* page_zone_region_id() of the block at page index @idx. */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
 {
 	return (uint32_t)((idx + s->idx_to_region_pfn) >> s->region_shift) -
 	       s->first_node_region;
+}
+
+/*
+ * Recompute bias_order[@mt][0..@order] after next_region[@mt][@order]
+ * changed: bias_order[o] = the better of order o and bias_order[o + 1].
+ * Below @order, once the answer is what it was and is not @order (whose
+ * key changed), every lower entry is unchanged too.
+ */
+static inline void update_bias_order(struct sorted_free_lists *s, int mt, unsigned int order)
+{
+	const uint32_t *next_region = s->next_region[mt];
+	uint8_t *bias = s->bias_order[mt];
+	unsigned int best = order < MAX_ORDER - 1 ? bias[order + 1] : order;
+
+	for (int o = (int)order; o >= 0; o--) {
+		if (next_region[o] <= next_region[best])
+			best = (unsigned int)o;
+		if (bias[o] == best && best != order && o < (int)order)
+			return;
+		bias[o] = (uint8_t)best;
+	}
+}
+
+/* next_region of free_list[@mt] of @order becomes @rid. */
+static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned int order,
+				   uint32_t rid)
+{
+	s->next_region[mt][order] = rid;
+	update_bias_order(s, mt, order);
 }
 
 /* add_to_freelist (patches 05, 09, 11): link @idx in region order. */
@@ -105,13 +157,15 @@ static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
 		list_add_tail(pg, idx, region->page_block);
 		return;
 	}
-	prev = find_prev_region(&fl->map, rid);
+	/* an empty list has no previous region to search for */
+	prev = list_empty(pg, z->free_area[order].free_list[mt]) ? -1 :
+	       find_prev_region(&fl->map, rid);
 	if (prev >= 0) {
 		prev_block = mr_list_of(s, order, mt, (uint32_t)prev)->page_block;
 	} else {
 		/* This is the first region, so add to the head of the list */
 		prev_block = z->free_area[order].free_list[mt];
-		s->next_region[mt][order] = rid;
+		set_next_region(s, mt, order, rid);
 	}
 	list_add(pg, idx, prev_block);
 	region->page_block = idx;
@@ -125,8 +179,8 @@ static inline void set_next_region_in_freelist(struct mpm_page *pg,
 	uint32_t head = z->free_area[order].free_list[mt];
 	uint32_t first = pg[head].next;
 
-	z->sorted->next_region[mt][order] = first == head ? NO_REGION :
-					    block_region(z->sorted, first);
+	set_next_region(z->sorted, mt, order,
+			first == head ? NO_REGION : block_region(z->sorted, first));
 }
 
 /*
