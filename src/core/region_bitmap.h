@@ -68,6 +68,10 @@ static inline void region_bitmap_init(struct region_bitmap *b, uint64_t *words,
 /* set_region_bit: the region has its first block in the list. */
 static inline void set_region_bit(struct region_bitmap *b, uint64_t id)
 {
+	if (b->levels == 1) {	/* up to 64 regions: one word */
+		b->level[0][0] |= 1ull << id;
+		return;
+	}
 	for (unsigned int l = 0; l < b->levels; l++) {
 		uint64_t *w = &b->level[l][id / 64];
 		uint64_t was = *w;
@@ -82,6 +86,10 @@ static inline void set_region_bit(struct region_bitmap *b, uint64_t id)
 /* clear_region_bit: the region's last block left the list. */
 static inline void clear_region_bit(struct region_bitmap *b, uint64_t id)
 {
+	if (b->levels == 1) {
+		b->level[0][0] &= ~(1ull << id);
+		return;
+	}
 	for (unsigned int l = 0; l < b->levels; l++) {
 		uint64_t *w = &b->level[l][id / 64];
 
@@ -109,6 +117,11 @@ static inline long __find_prev_region(const struct region_bitmap *b, uint64_t id
 	unsigned int l;
 	uint64_t pos = id;
 
+	if (b->levels == 1 && !searches) {
+		uint64_t w = b->level[0][0] & ((1ull << id) - 1);
+
+		return w ? (long)__fls64(w) : -1;
+	}
 	for (l = 0; l < b->levels; l++) {
 		uint64_t w = b->level[l][pos / 64] & ((1ull << (pos % 64)) - 1);
 
