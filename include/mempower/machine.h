@@ -166,6 +166,11 @@ MPM_API unsigned long mpm_min_free_kbytes(const struct mpm_machine *m);
 /* Zone regions with present pages, machine-wide, and how many are free. */
 MPM_API unsigned int mpm_regions_total(const struct mpm_machine *m);
 MPM_API unsigned int mpm_free_regions(const struct mpm_machine *m);
+/* Pageblocks of each migratetype in zone @zid's region @rid (homogeneity). */
+MPM_API void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid,
+				   unsigned int rid, uint64_t counts[MPM_MIGRATE_TYPES]);
+/* Regions holding movable and also unmovable or reclaimable pageblocks. */
+MPM_API unsigned int mpm_mixed_regions(const struct mpm_machine *m);
 
 /* pfn lookups; return -1 for a pfn outside every zone. */
 MPM_API int mpm_pfn_to_zone(const struct mpm_machine *m, uint64_t pfn);

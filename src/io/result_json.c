@@ -90,6 +90,7 @@ static json_t *sample_json(const struct mpm_sample *s)
 	SET(o, "free_pages", f);
 	SET(o, "ideal_free_regions", U64(s->ideal_free_regions));
 	SET(o, "cached_pages", U64(s->cached_pages));
+	SET(o, "mixed_regions", U64(s->mixed_regions));
 	return o;
 }
 
@@ -158,6 +159,18 @@ static const char *region_state(const struct mpm_region_info *ri)
 	return ri->nr_free ? "partial" : "full";
 }
 
+/* Homogeneity: the region's pageblocks per migratetype. */
+static json_t *pageblocks_json(const struct mpm_machine *m, unsigned int zid, unsigned int rid)
+{
+	uint64_t counts[MPM_MIGRATE_TYPES];
+	json_t *o = json_object();
+
+	mpm_region_pageblocks(m, zid, rid, counts);
+	for (int mt = 0; mt < MPM_MIGRATE_TYPES; mt++)
+		SET(o, mt_keys[mt], U64(counts[mt]));
+	return o;
+}
+
 static json_t *regions_json(const struct mpm_machine *m, const struct ksim *k)
 {
 	json_t *a = json_array();
@@ -182,6 +195,7 @@ static json_t *regions_json(const struct mpm_machine *m, const struct ksim *k)
 			SET(r, "present", U64(ri.present));
 			SET(r, "free", U64(ri.nr_free));
 			SET(r, "state", json_string(region_state(&ri)));
+			SET(r, "pageblocks", pageblocks_json(m, zid, rid));
 			if (ri.nr_free != ri.present) {
 				struct mpm_region_usage u;
 				json_t *h = json_object();
@@ -218,6 +232,7 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 	SET(fr, "end", U64(run->free_regions_end));
 	SET(fr, "min", U64(run->free_regions_min));
 	SET(o, "free_regions", fr);
+	SET(o, "mixed_regions_end", U64(mpm_mixed_regions(run->m)));
 	for (size_t i = 0; i < run->nr_samples; i++)
 		json_array_append_new(series, sample_json(&run->samples[i]));
 	SET(o, "series", series);

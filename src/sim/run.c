@@ -50,6 +50,7 @@ static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ide
 		s->free_mt[mt] = mpm_free_pages_mt(run->m, mt);
 	s->ideal_free_regions = id ? mpm_ideal_free_regions(id, run->m) : 0;
 	s->cached_pages = run->k ? ksim_cached_pages(run->k) : 0;
+	s->mixed_regions = mpm_mixed_regions(run->m);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ struct mpm_sample {
 	uint64_t free_mt[MPM_MIGRATE_TYPES];	/* buddy free pages per migratetype */
 	unsigned int ideal_free_regions;	/* perfect packing of the same used pages */
 	uint64_t cached_pages;			/* ksim: page cache */
+	unsigned int mixed_regions;		/* movable + unmovable/reclaimable pageblocks */
 };
 
 struct mpm_run {

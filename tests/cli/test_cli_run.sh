@@ -31,7 +31,8 @@ expect "grep -q '\"schema\": \"mempower.result/1\"' '$TMP/a.json'" "JSON lacks t
 for key in mem_bytes page_size region_bytes nodes zones start_pfn spanned present managed \
 	   regions policy features workload seed regions_total free_regions series counters \
 	   allocs frees alloc_failures fallbacks pageblock_claims pa_to_ra ra_to_pa migrated \
-	   reclaimed evacuations regions_end state host wall_seconds; do
+	   reclaimed evacuations regions_end state host wall_seconds mixed_regions mixed_regions_end \
+	   pageblocks region_bias_splits; do
 	expect "grep -q '\"$key\":' '$TMP/a.json'" "JSON lacks \"$key\""
 done
 expect "[ \"\$(head -1 '$TMP/a.csv')\" = 't,free_regions,used_pages,pcp_pages,free_unmovable,free_reclaimable,free_movable,free_reserve,free_isolate' ]" \
