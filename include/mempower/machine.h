@@ -65,8 +65,11 @@ enum mpm_feature {
 	/* v2 "sorted" (patches 05-15) */
 	MPM_FEATURE_SORTED_FREELISTS = 1u << 0,	/* free lists sorted by region, O(log n) insert */
 	MPM_FEATURE_REGION_BIAS = 1u << 1,	/* split a lower region's bigger block (needs sorted_freelists) */
+	/* v3 "split" (patches 16-33) */
+	MPM_FEATURE_NO_CLAIM = 1u << 2,		/* fallback loans free pages, never claims pageblocks */
 };
-#define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS)
+#define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS | \
+				 MPM_FEATURE_NO_CLAIM)
 
 struct mpm_machine_spec {
 	unsigned int nr_nodes;

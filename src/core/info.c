@@ -61,6 +61,7 @@ int mpm_policy_features(const char *name, unsigned long *features)
 static const char *const feature_names[] = {
 	"sorted_freelists",
 	"region_bias",
+	"no_claim",
 };
 
 _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
@@ -102,8 +103,8 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 		if (!strcmp(name, "none") && sign > 0) {
 			f = 0;
 		} else if (mpm_feature_by_name(name, &bit)) {
-			snprintf(err, errlen, "unknown switch '%s' (expected sorted_freelists, region_bias or none)",
-				 name);
+			snprintf(err, errlen, "unknown switch '%s' (expected %s or none)",
+				 name, "sorted_freelists, region_bias, no_claim");
 			return -1;
 		} else if (sign > 0) {
 			f |= bit;

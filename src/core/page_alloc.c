@@ -173,6 +173,19 @@ static int try_to_steal_freepages(struct mpm_machine *m, struct zone *z,
 	unsigned int current_order = READ_ONCE(m->pages[idx].order);
 	uint64_t pfn = idx_to_pfn(m, idx);
 
+	/*
+	 * no_claim (patch 31): only _loan_ the free pages of the fallback
+	 * type, never _own_ the pageblock -- both ownership rules below go,
+	 * moving the pageblock's free blocks stays.
+	 */
+	if (m->features & MPM_FEATURE_NO_CLAIM) {
+		if (current_order >= m->pageblock_order / 2 ||
+		    start_type == MIGRATE_RECLAIMABLE ||
+		    m->page_group_by_mobility_disabled)
+			move_freepages_block(m, z, pfn, start_type);
+		return fallback_type;
+	}
+
 	/* Take ownership for orders >= pageblock_order */
 	if (current_order >= m->pageblock_order) {
 		change_pageblock_range(m, z, pfn, current_order, start_type);

@@ -251,8 +251,15 @@ int main(int argc, char **argv)
 	uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000000;
 	const char *policy = argc > 2 ? argv[2] : "mainline";
 
+	char err[160];
+
 	if (mpm_policy_features(policy, &features)) {
 		fprintf(stderr, "core/property: unknown policy '%s'\n", policy);
+		return 2;
+	}
+	/* argv[3]: switches on top of the policy, as mempower run --features */
+	if (argc > 3 && mpm_features_apply(argv[3], &features, err, sizeof(err))) {
+		fprintf(stderr, "core/property: %s\n", err);
 		return 2;
 	}
 	uint64_t per = total / 4, checks = 0;
@@ -276,7 +283,11 @@ int main(int argc, char **argv)
 	CHECK((seen.region_bias_splits > 0) == !!(features & MPM_FEATURE_REGION_BIAS));
 	CHECK(seen.fallbacks > 0);
 	CHECK(seen.fragmenting_fallbacks > 0);
-	CHECK(seen.pageblock_claims > 0);
+	/* no_claim: fallbacks loan pages and never change a pageblock's type */
+	if (features & MPM_FEATURE_NO_CLAIM)
+		CHECK_EQ_U(seen.pageblock_claims, 0);
+	else
+		CHECK(seen.pageblock_claims > 0);
 	CHECK(seen.reserve_allocs > 0);
 	CHECK(seen.alloc_failures > 0);
 	CHECK(seen.pcp_drains > 0);
