@@ -39,7 +39,7 @@ struct job {
 enum { STATS_BUDDY = 1, STATS_PAGETYPE = 2, STATS_ZONE = 4, STATS_VMSTAT = 8 };
 
 static const char *const policy_stage[][2] = {
-	{ "split", "v3" }, { "full", "v4" },
+	{ "full", "v4" },
 };
 
 static int set_policy(struct job *j)
@@ -65,7 +65,7 @@ static int set_policy(struct job *j)
 	if (r == -2)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "policy '%s' is not available yet", p);
 	return mpm_cli_fail(MPM_EXIT_FAIL,
-			    "unknown policy '%s' (expected mainline or sorted; split, full later)", p);
+			    "unknown policy '%s' (expected mainline, sorted or split; full later)", p);
 }
 
 /* Non-negative decimal seconds: "10", "0.5"; no signs, exponents or blanks. */

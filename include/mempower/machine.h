@@ -67,9 +67,13 @@ enum mpm_feature {
 	MPM_FEATURE_REGION_BIAS = 1u << 1,	/* split a lower region's bigger block (needs sorted_freelists) */
 	/* v3 "split" (patches 16-33) */
 	MPM_FEATURE_NO_CLAIM = 1u << 2,		/* fallback loans free pages, never claims pageblocks */
+	MPM_FEATURE_REGION_ALLOCATOR = 1u << 3,	/* whole free regions held behind the buddy lists */
+	MPM_FEATURE_RALLOC_BIAS = 1u << 4,	/* the region allocator hands out its lowest region */
+	MPM_FEATURE_REGION_CACHE = 1u << 5,	/* keep one region per MAX_ORDER-1 list */
 };
 #define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS | \
-				 MPM_FEATURE_NO_CLAIM)
+				 MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_ALLOCATOR | \
+				 MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE)
 
 struct mpm_machine_spec {
 	unsigned int nr_nodes;

@@ -30,6 +30,12 @@ struct mpm_counters {
 	uint64_t pageblock_claims;	/* pageblocks whose migratetype changed on fallback */
 	uint64_t reserve_allocs;	/* blocks taken from MIGRATE_RESERVE */
 	uint64_t region_bias_splits;	/* region_bias chose a higher order in a lower region */
+	uint64_t pa_to_ra;		/* regions returned to the region allocator */
+	uint64_t ra_to_pa;		/* regions handed out by the region allocator */
+	uint64_t ra_cache_hits;		/* returns refused to keep a list's last region */
+	uint64_t ra_move_freepages;	/* regions pulled out of the allocator by move_freepages */
+	uint64_t ra_pages;		/* pages the region allocator holds now */
+	uint64_t ra_regions;		/* regions it holds now */
 	uint64_t pcp_refills;		/* rmqueue_bulk calls */
 	uint64_t pcp_drains;		/* free_pcppages_bulk calls */
 	uint64_t buddy_merges;

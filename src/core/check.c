@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sorted.h"
+#include "ralloc.h"
 
 struct check {
 	struct mpm_machine *m;
@@ -359,11 +359,14 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 
 	memset(c->region_blocks, 0, z->nr_regions * sizeof(*c->region_blocks));
 	for (uint32_t p = pg[head].next; p != head; p = pg[p].next) {
-		uint32_t rid = pfn_zone_region_id(c->m, z, idx_to_pfn(c->m, p));
+		uint64_t pfn = idx_to_pfn(c->m, p);
+		uint64_t first = pfn & ~((1ull << (MAX_ORDER - 1)) - 1);
+		uint32_t rid = pfn_zone_region_id(c->m, z, first < z->zone_start_pfn ?
+							   z->zone_start_pfn : first);
 
 		if (rid != block_region(s, p))
-			return bad(c, z, "block_region of pfn %llu is %u, region %u",
-				   (unsigned long long)idx_to_pfn(c->m, p), block_region(s, p), rid);
+			return bad(c, z, "block_region of pfn %llu is %u, its MAX_ORDER-1 block's region %u",
+				   (unsigned long long)pfn, block_region(s, p), rid);
 		if (next_region == NO_REGION)
 			next_region = rid;
 		else if (rid < prev_rid)
@@ -411,6 +414,68 @@ static int check_bias_order(struct check *c, const struct zone *z, int mt)
 	return 0;
 }
 
+/*
+ * The region allocator (ralloc.h): each held region's list holds exactly
+ * its nr_free MAX_ORDER-1 blocks of that region, which are all of the
+ * region's blocks, no block headed in the region is left in any buddy list,
+ * the mask and the page count
+ * agree, and next_region is the lowest held region (ralloc_bias) or the
+ * latest returned.
+ */
+static int check_ralloc(struct check *c, const struct zone *z)
+{
+	const struct region_allocator *ra = z->ralloc;
+	const struct mpm_page *pg = c->m->pages;
+	uint64_t pages = 0, held = 0;
+	long expect;
+
+	if (!ra)
+		return 0;
+	for (uint32_t r = 0; r < z->nr_regions; r++) {
+		uint32_t list = ra->region[r].list, n = 0;
+
+		for (uint32_t p = pg[list].next; ra->region[r].nr_free && p != list; p = pg[p].next) {
+			if (p >= c->m->nr_pfns || pg[pg[p].next].prev != p)
+				return bad(c, z, "region allocator list of region %u is broken at entry %u", r, p);
+			if (READ_ONCE(pg[p].flags) != PG_buddy || READ_ONCE(pg[p].order) != MAX_ORDER - 1 ||
+			    pg[p].zone != z->id || block_region(z->sorted, p) != r)
+				return bad(c, z, "region allocator region %u holds pfn %llu (flags %#x order %u)",
+					   r, (unsigned long long)idx_to_pfn(c->m, p),
+					   READ_ONCE(pg[p].flags), READ_ONCE(pg[p].order));
+			if (++n > ra->region[r].nr_free)
+				break;
+		}
+		if (n != ra->region[r].nr_free)
+			return bad(c, z, "region allocator region %u: nr_free %u, list holds %u",
+				   r, ra->region[r].nr_free, n);
+		if (region_bit_test(&ra->mask, r) != (n != 0))
+			return bad(c, z, "ralloc_mask bit of region %u is %d with %u blocks held",
+				   r, region_bit_test(&ra->mask, r), n);
+		if (!n)
+			continue;
+		held++;
+		pages += (uint64_t)n << (MAX_ORDER - 1);
+		if (n != ra->region[r].nr_blocks)
+			return bad(c, z, "held region %u: %u of its %u MAX_ORDER-1 blocks held",
+				   r, n, ra->region[r].nr_blocks);
+		for (unsigned int o = 0; o < MAX_ORDER; o++)
+			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+				if (mr_list_of(z->sorted, o, mt, r)->nr_free)
+					return bad(c, z, "held region %u also has blocks on free_list[%u][%s]",
+						   r, o, mpm_migratetype_name(mt));
+	}
+	if (pages != ra->nr_pages || held != ra->nr_stack)
+		return bad(c, z, "region allocator holds %llu pages in %llu regions, counts say %llu in %u",
+			   (unsigned long long)pages, (unsigned long long)held,
+			   (unsigned long long)ra->nr_pages, ra->nr_stack);
+	expect = (c->m->features & MPM_FEATURE_RALLOC_BIAS) ? find_first_region(&ra->mask) :
+		 ra->nr_stack ? (long)ra->stack[ra->nr_stack - 1] : -1;
+	if (ra->next_region != expect)
+		return bad(c, z, "region allocator next_region is %ld, expected %ld",
+			   ra->next_region, expect);
+	return 0;
+}
+
 static int check_sorted(struct check *c, const struct zone *z)
 {
 	int ret = 0;
@@ -437,8 +502,11 @@ static int check_zone(struct check *c, const struct zone *z)
 	uint64_t free_lists = 0, pcp_pages = 0;
 	long allocated = 0;
 
-	if (check_lists(c, z, &free_lists, &pcp_pages))
+	if (check_lists(c, z, &free_lists, &pcp_pages) || check_ralloc(c, z))
 		return -1;
+	/* pages held by the region allocator are free pages outside the lists */
+	if (z->ralloc)
+		free_lists += z->ralloc->nr_pages;
 	if (walk_pfns(c, z, &t))
 		return -1;
 	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++)

@@ -22,7 +22,7 @@
 #define MPM_CORE_FREELIST_H
 
 #include "region.h"
-#include "sorted.h"
+#include "ralloc.h"
 
 /* @sign * 2^@order pages of the block at @idx join (+1) or leave (-1) type @mt's lists. */
 static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint32_t idx,
@@ -136,6 +136,9 @@ static inline void move_page_freelist(struct mpm_machine *m, struct zone *z, uin
 	ADD_ONCE(z->nr_free_mt[old_mt], -(1l << order));
 	ADD_ONCE(z->nr_free_mt[new_mt], 1l << order);
 	pg[idx].freepage_mt = (uint8_t)new_mt;
+	/* add_to_freelist may return the region (patch 25) */
+	if (z->ralloc && order == MAX_ORDER - 1)
+		try_return_region(m, z, idx, order, new_mt);
 }
 
 #endif /* MPM_CORE_FREELIST_H */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mmzone.h"
+#include "ralloc.h"
 
 static const char *const zone_names[MPM_NR_ZONE_TYPES] = {
 	"DMA", "DMA32", "Normal", "Movable"
@@ -40,7 +40,9 @@ static const struct {
 } policies[] = {
 	{ "mainline", true, MPM_FEATURE_NONE },
 	{ "sorted", true, MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS },
-	{ "split", false, 0 },
+	{ "split", true, MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
+			 MPM_FEATURE_REGION_ALLOCATOR | MPM_FEATURE_RALLOC_BIAS |
+			 MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_CACHE },
 	{ "full", false, 0 },
 };
 
@@ -62,6 +64,9 @@ static const char *const feature_names[] = {
 	"sorted_freelists",
 	"region_bias",
 	"no_claim",
+	"region_allocator",
+	"ralloc_bias",
+	"region_cache",
 };
 
 _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
@@ -104,7 +109,8 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 			f = 0;
 		} else if (mpm_feature_by_name(name, &bit)) {
 			snprintf(err, errlen, "unknown switch '%s' (expected %s or none)",
-				 name, "sorted_freelists, region_bias, no_claim");
+				 name, "sorted_freelists, region_bias, no_claim, region_allocator, "
+				 "ralloc_bias, region_cache");
 			return -1;
 		} else if (sign > 0) {
 			f |= bit;
@@ -236,6 +242,16 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 		c->pageblock_claims += READ_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS]);
 		c->reserve_allocs += READ_ONCE(z->ev[ZEV_RESERVE_ALLOCS]);
 		c->region_bias_splits += READ_ONCE(z->ev[ZEV_REGION_BIAS]);
+		if (z->ralloc) {
+			struct region_allocator *ra = z->ralloc;
+
+			c->pa_to_ra += READ_ONCE(ra->ev[RA_PA_TO_RA]);
+			c->ra_to_pa += READ_ONCE(ra->ev[RA_RA_TO_PA]);
+			c->ra_cache_hits += READ_ONCE(ra->ev[RA_CACHE_HITS]);
+			c->ra_move_freepages += READ_ONCE(ra->ev[RA_MOVE_FREEPAGES]);
+			c->ra_pages += ra->nr_pages;
+			c->ra_regions += ra->nr_stack;
+		}
 		c->pcp_refills += READ_ONCE(z->ev[ZEV_PCP_REFILLS]);
 		c->pcp_drains += READ_ONCE(z->ev[ZEV_PCP_DRAINS]);
 		c->buddy_merges += READ_ONCE(z->ev[ZEV_MERGES]);

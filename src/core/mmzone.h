@@ -107,6 +107,7 @@ struct zone_mem_region {
 };
 
 struct sorted_free_lists;
+struct region_allocator;
 
 /* Zone-level events counted under zone->lock. */
 enum zone_event {
@@ -140,6 +141,7 @@ struct zone {
 	spinlock_t lock;
 	struct free_area free_area[MAX_ORDER];
 	struct sorted_free_lists *sorted;	/* region-sorted lists (sorted.h); NULL: plain lists */
+	struct region_allocator *ralloc;	/* ralloc.h; NULL without region_allocator */
 	_Atomic long nr_free_mt[MIGRATE_TYPES];	/* free pages on each type's lists */
 	uint8_t *pageblock_flags;	/* migratetype per pageblock */
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */

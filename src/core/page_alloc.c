@@ -8,6 +8,7 @@
  * zone->lock.
  */
 #include "freelist.h"
+#include "ralloc.h"
 
 /*
  * fallbacks[]: the order in which other migratetypes' free lists are raided
@@ -119,6 +120,16 @@ static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
 			continue;
 		}
 		order = READ_ONCE(page->order);
+		/*
+		 * patch 30: a block of the region allocator brings its whole
+		 * region to the MOVABLE lists first; then try this pfn again
+		 */
+		if (page_in_region_allocator(z, idx, order)) {
+			__del_from_region_allocator(m, z, MIGRATE_MOVABLE,
+						    block_region(z->sorted, idx));
+			ADD_ONCE(z->ralloc->ev[RA_MOVE_FREEPAGES], 1);
+			continue;
+		}
 		move_page_freelist(m, z, idx, order, migratetype);
 		pfn += 1ull << order;
 		pages_moved += 1 << order;
@@ -263,6 +274,15 @@ __rmqueue_fallback_reserve(struct mpm_machine *m, struct zone *z, unsigned int o
 	/* the reserve's own lists are empty: nothing is left to try */
 	if (migratetype == MIGRATE_RESERVE)
 		return UINT32_MAX;
+	/*
+	 * patch 26: a whole region from the region allocator before any
+	 * other type's lists; it fills this type's MAX_ORDER-1 list
+	 */
+	while (z->ralloc && !del_from_region_allocator(m, z, migratetype)) {
+		idx = __rmqueue_smallest(m, z, order, migratetype);
+		if (idx != UINT32_MAX)
+			return idx;
+	}
 	idx = __rmqueue_fallback(m, z, order, migratetype);
 	if (idx != UINT32_MAX)
 		return idx;
@@ -351,6 +371,9 @@ out:
 	/* the merged block on @migratetype's list; the freed pages in their regions */
 	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
 	region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
+	/* patch 25: the PA => RA flow, once every count is up to date */
+	if (z->ralloc && order == MAX_ORDER - 1)
+		try_return_region(m, z, idx, order, migratetype);
 }
 
 /* free_one_page: one block straight to the buddy lists, under the lock. */

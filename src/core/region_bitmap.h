@@ -145,4 +145,16 @@ static inline long find_prev_region(const struct region_bitmap *b, uint64_t id)
 	return __find_prev_region(b, id, (unsigned int *)0);
 }
 
+/* find_first_bit: the lowest set region, or -1; one __ffs per level. */
+static inline long find_first_region(const struct region_bitmap *b)
+{
+	uint64_t pos = 0;
+
+	if (!b->level[b->levels - 1][0])
+		return -1;
+	for (unsigned int l = b->levels; l-- > 0;)
+		pos = pos * 64 + (uint64_t)__builtin_ctzll(b->level[l][pos]);
+	return (long)pos;
+}
+
 #endif /* MPM_CORE_REGION_BITMAP_H */

@@ -26,6 +26,7 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 		return -1;
 	}
 	s->idx_to_region_pfn = m->pfn_base - z->region_base_pfn;
+	s->zone_start_idx = z->zone_start_pfn - m->pfn_base;
 	s->region_shift = m->region_shift;
 	s->first_node_region = z->first_node_region;
 	for (size_t i = 0; i < lists * nr; i++)

@@ -72,6 +72,7 @@ struct sorted_free_lists {
 	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
 	/* page index -> zone region id, without the machine: see block_region() */
 	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
+	uint64_t zone_start_idx;	/* page index of zone_start_pfn */
 	unsigned int region_shift;
 	unsigned int first_node_region;
 	struct mem_region_list *mr_mem;		/* [region][mt][order]: mr_list_of() */
@@ -105,10 +106,25 @@ static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int
 	__builtin_prefetch(mr + MAX_ORDER - 1, 1);
 }
 
-/* page_zone_region_id() of the block at page index @idx. */
+/*
+ * The zone region of the block at page index @idx: the region of the
+ * MAX_ORDER-1 block that contains it (its first pfn in the zone).  Where
+ * region boundaries are MAX_ORDER-1 aligned this is page_zone_region_id()
+ * of the block's head, as in the patch.  Where they are not (node-relative
+ * regions start at pfn 1 on x86) a MAX_ORDER-1 block straddles two regions
+ * and the patch files its split-off pieces under whichever region their
+ * own head falls in; here they stay with the block's region, so that the
+ * region allocator's "all of the region's blocks" is a closed set (see
+ * ralloc.h).  The page array starts MAX_ORDER-1 aligned (layout_page_array),
+ * so the index can be rounded like the pfn.
+ */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
 {
-	return (uint32_t)((idx + s->idx_to_region_pfn) >> s->region_shift) -
+	uint64_t first = idx & ~(uint64_t)((1u << (MAX_ORDER - 1)) - 1);
+
+	if (first < s->zone_start_idx)
+		first = s->zone_start_idx;
+	return (uint32_t)((first + s->idx_to_region_pfn) >> s->region_shift) -
 	       s->first_node_region;
 }
 

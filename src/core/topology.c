@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "sorted.h"
+#include "ralloc.h"
 
 #define DEFAULT_REGION_SHIFT	(29 - MPM_PAGE_SHIFT)	/* MEM_REGION_SHIFT: 512 MiB */
 
@@ -52,6 +52,12 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 	if ((s->features & MPM_FEATURE_REGION_BIAS) &&
 	    !(s->features & MPM_FEATURE_SORTED_FREELISTS))
 		return fail(err, len, "feature region_bias needs sorted_freelists");
+	if ((s->features & MPM_FEATURE_REGION_ALLOCATOR) &&
+	    !(s->features & MPM_FEATURE_SORTED_FREELISTS))
+		return fail(err, len, "feature region_allocator needs sorted_freelists");
+	if ((s->features & (MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE)) &&
+	    !(s->features & MPM_FEATURE_REGION_ALLOCATOR))
+		return fail(err, len, "features ralloc_bias and region_cache need region_allocator");
 	if (s->nr_cpus > MPM_MAX_CPUS)
 		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
@@ -234,8 +240,10 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 	setup_zone_pageset(m, z);
 	if (init_zone_memory_regions(m, z, s))
 		return -1;
-	if (m->features & MPM_FEATURE_SORTED_FREELISTS)
-		return sorted_free_lists_init(m, z);
+	if ((m->features & MPM_FEATURE_SORTED_FREELISTS) && sorted_free_lists_init(m, z))
+		return -1;
+	if (m->features & MPM_FEATURE_REGION_ALLOCATOR)
+		return region_allocator_init(m, z);
 	return 0;
 }
 
@@ -301,6 +309,9 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	uint64_t align = 1ull << (MAX_ORDER - 1);
 	uint64_t sentinels = (uint64_t)s->nr_zones *
 		(MAX_ORDER * MIGRATE_TYPES + (uint64_t)m->nr_cpus * MIGRATE_PCPTYPES);
+
+	if (s->features & MPM_FEATURE_REGION_ALLOCATOR)
+		sentinels += region_allocator_sentinels(s, m->region_shift);
 
 	m->pfn_base = lo & ~(align - 1);
 	m->nr_pfns = ((hi + align - 1) & ~(align - 1)) - m->pfn_base;
@@ -416,6 +427,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	for (unsigned int i = 0; m->zones && i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
 
+		region_allocator_destroy(z);
 		sorted_free_lists_destroy(z);
 		free(z->regions);
 		free(z->pageblock_flags);

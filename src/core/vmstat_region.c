@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "vmstat_region.h"
+#include "ralloc.h"
 
 /*
  * Block counts of up to @cap regions by order: cnt[region * MAX_ORDER +
@@ -104,6 +105,10 @@ void frag_show_region_print(const struct mpm_machine *m, const struct zone *z,
 		/* free blocks of every migratetype */
 		region_table_count(&t, m, z, 0, MIGRATE_TYPES, first, nr);
 		for (unsigned int i = 0; i < nr; i++) {
+			/* patch 23: the region allocator's blocks count too */
+			if (z->ralloc)
+				t.cnt[(size_t)i * MAX_ORDER + MAX_ORDER - 1] +=
+					z->ralloc->region[first + i].nr_free;
 			fprintf(out, "\t\t Region %6d ", (int)(first + i));
 			print_orders(&t.cnt[(size_t)i * MAX_ORDER], out);
 		}

@@ -133,8 +133,12 @@ static json_t *counters_json(const struct mpm_counters *c)
 	SET(o, "fallbacks", U64(c->fallbacks));
 	SET(o, "pageblock_claims", U64(c->pageblock_claims));
 	/* Region allocator, migration and evacuation arrive with v3/v4. */
-	SET(o, "pa_to_ra", U64(0));
-	SET(o, "ra_to_pa", U64(0));
+	SET(o, "pa_to_ra", U64(c->pa_to_ra));
+	SET(o, "ra_to_pa", U64(c->ra_to_pa));
+	SET(o, "ra_cache_hits", U64(c->ra_cache_hits));
+	SET(o, "ra_move_freepages", U64(c->ra_move_freepages));
+	SET(o, "ra_pages", U64(c->ra_pages));
+	SET(o, "ra_regions", U64(c->ra_regions));
 	SET(o, "migrated", U64(0));
 	SET(o, "reclaimed", U64(0));
 	SET(o, "evacuations", U64(0));

@@ -184,6 +184,9 @@ static void add_counters(struct mpm_machine *m)
 	seen.pageblock_claims += c.pageblock_claims;
 	seen.reserve_allocs += c.reserve_allocs;
 	seen.region_bias_splits += c.region_bias_splits;
+	seen.pa_to_ra += c.pa_to_ra;
+	seen.ra_to_pa += c.ra_to_pa;
+	seen.ra_move_freepages += c.ra_move_freepages;
 	seen.alloc_failures += c.alloc_failures;
 	seen.pcp_drains += c.pcp_drains;
 	seen.buddy_merges += c.buddy_merges;
@@ -279,6 +282,9 @@ int main(int argc, char **argv)
 	failed |= run_stream(&t, 4, total - 3 * per, &checks);
 
 	CHECK(!failed);
+	/* regions went both ways between the page and region allocators */
+	CHECK((seen.pa_to_ra > 0 && seen.ra_to_pa > 0) ==
+	      !!(features & MPM_FEATURE_REGION_ALLOCATOR));
 	/* the bias must have had lower regions to prefer */
 	CHECK((seen.region_bias_splits > 0) == !!(features & MPM_FEATURE_REGION_BIAS));
 	CHECK(seen.fallbacks > 0);
@@ -298,8 +304,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)seen.pageblock_claims,
 	       (unsigned long long)seen.reserve_allocs,
 	       (unsigned long long)seen.alloc_failures);
-	printf("core/property: policy %s, %llu operations, %llu full checks, %llu region_bias splits\n",
+	printf("core/property: policy %s, %llu operations, %llu full checks, %llu region_bias splits, "
+	       "regions PA->RA %llu RA->PA %llu (move_freepages %llu)\n",
 	       policy, (unsigned long long)total, (unsigned long long)checks,
-	       (unsigned long long)seen.region_bias_splits);
+	       (unsigned long long)seen.region_bias_splits, (unsigned long long)seen.pa_to_ra,
+	       (unsigned long long)seen.ra_to_pa, (unsigned long long)seen.ra_move_freepages);
 	return t_report("core/property");
 }

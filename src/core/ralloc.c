@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The region allocator and the flows between it and the page allocator
+ * (patches 16-30, 32, 33); see ralloc.h.  Everything runs under zone->lock.
+ *
+ * Moving a region is two list splices, whatever its size: the region's
+ * blocks are one contiguous run of a region-sorted free list, from the block
+ * after the previous region's page_block to the region's own page_block.
+ * What is not O(1) is what patches 27 and 32 do on the way out: every block
+ * takes the new freepage migratetype and its pageblocks the new pageblock
+ * migratetype, one store per MAX_ORDER-1 block (128 for a 512 MiB region).
+ */
+#include <stdlib.h>
+
+#include "freelist.h"
+#include "ralloc.h"
+
+/* Sentinels of the allocator's lists: at most one per zone region. */
+uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned int region_shift)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		n += ((s->zones[i].end_pfn - s->zones[i].start_pfn) >> region_shift) + 2;
+	return n;
+}
+
+int region_allocator_init(struct mpm_machine *m, struct zone *z)
+{
+	uint64_t words = region_bitmap_words(z->nr_regions, NULL);
+	struct region_allocator *ra = calloc(1, sizeof(*ra));
+
+	if (!ra)
+		return -1;
+	z->ralloc = ra;
+	ra->region = calloc(z->nr_regions ? z->nr_regions : 1, sizeof(*ra->region));
+	ra->mask_mem = calloc(words, sizeof(*ra->mask_mem));
+	ra->stack = calloc(z->nr_regions ? z->nr_regions : 1, sizeof(*ra->stack));
+	if (!ra->region || !ra->mask_mem || !ra->stack)
+		return -1;
+	region_bitmap_init(&ra->mask, ra->mask_mem, z->nr_regions);
+	for (unsigned int r = 0; r < z->nr_regions; r++) {
+		const struct zone_mem_region *zr = &z->regions[r];
+		uint64_t size = 1ull << (MAX_ORDER - 1);
+		/* aligned block heads in the region whose block lies in the zone */
+		uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
+
+		ra->region[r].list = alloc_list_head(m);
+		list_init(m->pages, ra->region[r].list);
+		for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size)
+			ra->region[r].nr_blocks++;
+	}
+	/*
+	 * A zone edge inside a MAX_ORDER-1 window leaves a partial window,
+	 * whose blocks belong to the region of its first pfn (block_region):
+	 * that region can never be all MAX_ORDER-1 blocks, so never returned.
+	 */
+	if (z->nr_regions && (z->zone_start_pfn & ((1ull << (MAX_ORDER - 1)) - 1)))
+		ra->region[pfn_zone_region_id(m, z, z->zone_start_pfn)].nr_blocks = 0;
+	if (z->nr_regions && (zone_end_pfn(z) & ((1ull << (MAX_ORDER - 1)) - 1))) {
+		uint64_t last = zone_end_pfn(z) & ~((1ull << (MAX_ORDER - 1)) - 1);
+
+		if (last < z->zone_start_pfn)
+			last = z->zone_start_pfn;
+		ra->region[pfn_zone_region_id(m, z, last)].nr_blocks = 0;
+	}
+	ra->next_region = -1;
+	m->metadata_bytes += sizeof(*ra) + z->nr_regions * (sizeof(*ra->region) +
+							 sizeof(*ra->stack)) +
+			     words * sizeof(*ra->mask_mem);
+	return 0;
+}
+
+void region_allocator_destroy(struct zone *z)
+{
+	if (!z->ralloc)
+		return;
+	free(z->ralloc->region);
+	free(z->ralloc->mask_mem);
+	free(z->ralloc->stack);
+	free(z->ralloc);
+	z->ralloc = NULL;
+}
+
+/*
+ * del_from_freelist_bulk (patch 18): cut region @rid's run of blocks out of
+ * free_list[@mt] of @order into the empty list @to, in list order.
+ * Returns the number of blocks.  The pages stay free.
+ */
+static uint32_t del_from_freelist_bulk(struct mpm_machine *m, struct zone *z,
+				       unsigned int order, int mt, uint32_t rid, uint32_t to)
+{
+	struct mpm_page *pg = m->pages;
+	struct sorted_free_lists *s = z->sorted;
+	struct free_list_regions *fl = &s->fl[order][mt];
+	struct mem_region_list *mr = mr_list_of(s, order, mt, rid);
+	long prev = find_prev_region(&fl->map, rid);
+	uint32_t head = z->free_area[order].free_list[mt];
+	uint32_t anchor = prev >= 0 ? mr_list_of(s, order, mt, (uint32_t)prev)->page_block : head;
+	uint32_t first = pg[anchor].next, last = mr->page_block, after = pg[last].next;
+	uint32_t n = mr->nr_free;
+
+	pg[anchor].next = after;
+	pg[after].prev = anchor;
+	pg[to].next = first;
+	pg[first].prev = to;
+	pg[last].next = to;
+	pg[to].prev = last;
+
+	mr->nr_free = 0;
+	mr->page_block = NO_BLOCK;
+	clear_region_bit(&fl->map, rid);
+	if (prev < 0)
+		set_next_region_in_freelist(pg, z, order, mt);
+	ADD_ONCE(z->free_area[order].nr_free, -(unsigned long)n);
+	ADD_ONCE(z->nr_free_mt[mt], -((long)n << order));
+	return n;
+}
+
+/*
+ * add_to_freelist_bulk (patch 17): splice the @n blocks of list @from into
+ * free_list[@mt] of @order where region @rid belongs.  As in the patch, the
+ * list's first block is linked first and the rest go before it, so it ends
+ * up the region's page_block.
+ */
+static void add_to_freelist_bulk(struct mpm_machine *m, struct zone *z, unsigned int order,
+				 int mt, uint32_t rid, uint32_t from, uint32_t n)
+{
+	struct mpm_page *pg = m->pages;
+	struct sorted_free_lists *s = z->sorted;
+	struct free_list_regions *fl = &s->fl[order][mt];
+	struct mem_region_list *mr = mr_list_of(s, order, mt, rid);
+	uint32_t head = z->free_area[order].free_list[mt];
+	long prev = list_empty(pg, head) ? -1 : find_prev_region(&fl->map, rid);
+	uint32_t anchor = prev >= 0 ? mr_list_of(s, order, mt, (uint32_t)prev)->page_block : head;
+	uint32_t after = pg[anchor].next, first = pg[from].next, last = pg[from].prev;
+	uint32_t run = n > 1 ? pg[first].next : first;	/* the blocks before @first */
+
+	if (n > 1) {
+		pg[anchor].next = run;
+		pg[run].prev = anchor;
+		pg[last].next = first;
+		pg[first].prev = last;
+	} else {
+		pg[anchor].next = first;
+		pg[first].prev = anchor;
+	}
+	pg[first].next = after;
+	pg[after].prev = first;
+	list_init(pg, from);
+
+	mr->nr_free = n;
+	mr->page_block = first;
+	set_region_bit(&fl->map, rid);
+	if (prev < 0)
+		set_next_region(s, mt, order, rid);
+	ADD_ONCE(z->free_area[order].nr_free, (unsigned long)n);
+	ADD_ONCE(z->nr_free_mt[mt], (long)n << order);
+}
+
+/*
+ * can_return_region (patches 25, 33): the block just freed is a MAX_ORDER-1
+ * block, and every MAX_ORDER-1 block of the region is free on this one list
+ * and together they are the region's present pages -- the patch's "whole
+ * region free" (zone_region->nr_free == present_pages) and "all of it in
+ * this list" (region->nr_free << order == zone_region->nr_free) with the
+ * patch's head-page attribution, see ralloc.h.  Unless (region_cache) the
+ * list holds no other region: each list keeps one region as a cache against
+ * ping-pong with the page allocator and against falling back to other types.
+ */
+static bool can_return_region(struct mpm_machine *m, struct zone *z, uint32_t rid,
+			      unsigned int order, int mt)
+{
+	const struct zone_mem_region *zr = &z->regions[rid];
+	const struct sorted_free_lists *s = z->sorted;
+	uint32_t head = z->free_area[order].free_list[mt];
+	uint32_t nr_blocks = z->ralloc->region[rid].nr_blocks;
+
+	if (order != MAX_ORDER - 1 || !nr_blocks ||
+	    mr_list_of(s, order, mt, rid)->nr_free != nr_blocks)
+		return false;
+	if ((uint64_t)nr_blocks << order != zr->present_pages)
+		return false;
+	if ((m->features & MPM_FEATURE_REGION_CACHE) &&
+	    block_region(s, m->pages[head].next) == block_region(s, m->pages[head].prev)) {
+		ADD_ONCE(z->ralloc->ev[RA_CACHE_HITS], 1);
+		return false;
+	}
+	return true;
+}
+
+/* The region handed out next: the lowest (ralloc_bias, patch 22), else the latest returned. */
+static void pick_next_region(struct mpm_machine *m, struct region_allocator *ra)
+{
+	if (m->features & MPM_FEATURE_RALLOC_BIAS)
+		ra->next_region = find_first_region(&ra->mask);
+	else
+		ra->next_region = ra->nr_stack ? (long)ra->stack[ra->nr_stack - 1] : -1;
+}
+
+/* add_to_region_allocator (patches 19, 21, 22): take region @rid whole. */
+static void add_to_region_allocator(struct mpm_machine *m, struct zone *z, int mt, uint32_t rid)
+{
+	struct region_allocator *ra = z->ralloc;
+	uint32_t n = del_from_freelist_bulk(m, z, MAX_ORDER - 1, mt, rid, ra->region[rid].list);
+
+	ra->region[rid].nr_free = n;
+	ra->nr_pages += (uint64_t)n << (MAX_ORDER - 1);
+	set_region_bit(&ra->mask, rid);
+	ra->stack[ra->nr_stack++] = rid;
+	pick_next_region(m, ra);
+	ADD_ONCE(ra->ev[RA_PA_TO_RA], 1);
+}
+
+/*
+ * The PA => RA flow (patch 25): after a block of @order joined free_list[@mt]
+ * and every count is up to date, return its region if it qualifies.
+ */
+void try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		       unsigned int order, int mt)
+{
+	uint32_t rid = block_region(z->sorted, idx);
+
+	if (can_return_region(m, z, rid, order, mt))
+		add_to_region_allocator(m, z, mt, rid);
+}
+
+/* Drop @rid from the stack of held regions (the order without ralloc_bias). */
+static void stack_remove(struct region_allocator *ra, uint32_t rid)
+{
+	for (uint32_t i = ra->nr_stack; i-- > 0;)
+		if (ra->stack[i] == rid) {
+			for (; i + 1 < ra->nr_stack; i++)
+				ra->stack[i] = ra->stack[i + 1];
+			ra->nr_stack--;
+			return;
+		}
+}
+
+/* The blocks of a region joining type @mt: patches 27 and 32. */
+static void claim_region_blocks(struct mpm_machine *m, struct zone *z, uint32_t list, int mt)
+{
+	struct mpm_page *pg = m->pages;
+	unsigned int per_block = 1u << (MAX_ORDER - 1 - m->pageblock_order);
+
+	for (uint32_t p = pg[list].next; p != list; p = pg[p].next) {
+		uint64_t pfn = idx_to_pfn(m, p);
+
+		pg[p].freepage_mt = (uint8_t)mt;
+		/* every pageblock of the block, also when pageblock_order < MAX_ORDER-1 */
+		for (unsigned int b = 0; b < per_block; b++)
+			set_pageblock_migratetype(m, z, pfn + ((uint64_t)b << m->pageblock_order), mt);
+	}
+}
+
+/* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */
+void __del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt, uint32_t rid)
+{
+	struct region_allocator *ra = z->ralloc;
+	struct ra_region *r = &ra->region[rid];
+	uint32_t n = r->nr_free;
+
+	claim_region_blocks(m, z, r->list, mt);
+	add_to_freelist_bulk(m, z, MAX_ORDER - 1, mt, rid, r->list, n);
+	r->nr_free = 0;
+	ra->nr_pages -= (uint64_t)n << (MAX_ORDER - 1);
+	clear_region_bit(&ra->mask, rid);
+	stack_remove(ra, rid);
+	pick_next_region(m, ra);
+	ADD_ONCE(ra->ev[RA_RA_TO_PA], 1);
+}
+
+/* del_from_region_allocator: hand out the next region to type @mt; -1 if none is held. */
+int del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt)
+{
+	if (z->ralloc->next_region < 0)
+		return -1;
+	__del_from_region_allocator(m, z, mt, (uint32_t)z->ralloc->next_region);
+	return 0;
+}

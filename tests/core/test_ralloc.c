@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The region allocator (ralloc.c) under policy split, on small machines
+ * with absolute regions of 4 MiB (one MAX_ORDER-1 block each) or 512 MiB:
+ * the boot state and the region cache, each can_return_region condition,
+ * the region allocator before any fallback, bulk moves of a whole 512 MiB
+ * region, and move_freepages pulling a held region out (patch 30).
+ */
+#include "freelist.h"
+#include "machines.h"
+
+static unsigned long split_features(void)
+{
+	unsigned long f = 0;
+
+	REQUIRE(!mpm_policy_features("split", &f));
+	return f;
+}
+
+/* 8 regions of 1024 pages (one order-10 block each), pageblock order 10. */
+static struct mpm_machine *small_machine(unsigned long features)
+{
+	struct test_machine t;
+
+	tm_flat(&t, 0, 8192, 1);
+	t.spec.region_shift = 10;
+	t.spec.region_absolute = true;
+	t.spec.features = features;
+	return tm_create(&t);
+}
+
+static uint64_t held(struct mpm_machine *m)
+{
+	struct mpm_counters c;
+
+	mpm_counters(m, &c);
+	return c.ra_regions;
+}
+
+static void test_boot_and_cache(void)
+{
+	struct mpm_machine *m = small_machine(split_features());
+	struct zone *z = &m->zones[0];
+	struct mpm_counters c;
+
+	/*
+	 * Boot frees low to high: region 0 stays on the movable list as its
+	 * cache (patch 33), regions 1-7 go to the region allocator.  Then the
+	 * MIGRATE_RESERVE pageblock (region 0's block) moves to the reserve
+	 * list, leaving the movable list empty.
+	 */
+	CHECK_EQ_U(held(m), 7);
+	CHECK_EQ_U(z->ralloc->next_region, 1);
+	for (uint32_t r = 1; r < 8; r++)
+		CHECK_EQ_U(z->ralloc->region[r].nr_free, 1);
+	mpm_counters(m, &c);
+	/* refused twice: on the movable list, then on the reserve list */
+	CHECK_EQ_U(c.ra_cache_hits, 2);
+	CHECK_EQ_U(c.ra_pages, 7 * 1024);
+	CHECK_EQ_U(c.ra_move_freepages, 0);
+	/* held regions are free regions */
+	CHECK_EQ_U(mpm_free_regions(m), 8);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+
+	/*
+	 * Without the cache region 0 goes too; the reserve set-up pulls it
+	 * back out with move_freepages (patch 30), moves its block to the
+	 * reserve list -- and from there it returns at once, as the patch
+	 * lets it (the add_to_freelist in move_page_freelist tries again).
+	 */
+	m = small_machine(split_features() & ~MPM_FEATURE_REGION_CACHE);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(held(m), 8);
+	CHECK_EQ_U(c.ra_move_freepages, 1);
+	CHECK_EQ_U(c.pa_to_ra, 9);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/* An unmovable page: the region allocator comes before any fallback. */
+static void test_ra_before_fallback(void)
+{
+	struct mpm_machine *m = small_machine(split_features());
+	struct mpm_counters c;
+	uint64_t counts[MPM_MIGRATE_TYPES];
+	uint64_t pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, 0);
+
+	REQUIRE(pfn != MPM_NO_PFN);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 0);
+	CHECK_EQ_U(c.ra_to_pa, 1);
+	/* the lowest held region, unmovable down to its pageblock (patch 32) */
+	CHECK_EQ_U(mpm_pfn_to_region(m, pfn), 1);
+	mpm_region_pageblocks(m, 0, 1, counts);
+	CHECK_EQ_U(counts[MPM_MIGRATE_UNMOVABLE], 1);
+	CHECK_EQ_U(tm_check(m), 0);
+	/* freed, the page merges back; region 1 stays as the unmovable list's cache */
+	CHECK_EQ_U(mpm_free_pages(m, pfn, 0, 0), 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(held(m), 6);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+
+	/* without the region allocator the same request falls back */
+	m = small_machine(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
+			  MPM_FEATURE_NO_CLAIM);
+	REQUIRE(mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, 0) != MPM_NO_PFN);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 1);
+	mpm_machine_destroy(m);
+}
+
+/* can_return_region: whole region, MAX_ORDER-1 block, and the cache. */
+static void test_return_conditions(void)
+{
+	struct mpm_machine *m = small_machine(split_features());
+	struct zone *z = &m->zones[0];
+	struct mpm_counters c;
+	uint64_t a, b, hits;
+
+	mpm_counters(m, &c);
+	hits = c.ra_cache_hits;
+	spin_lock(&z->lock);
+	__del_from_region_allocator(m, z, MIGRATE_MOVABLE, 3);
+	__del_from_region_allocator(m, z, MIGRATE_MOVABLE, 5);
+	spin_unlock(&z->lock);
+	CHECK_EQ_U(held(m), 5);
+	CHECK_EQ_U(tm_check(m), 0);
+
+	a = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 9, 0);
+	b = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 9, 0);
+	REQUIRE(a != MPM_NO_PFN && b != MPM_NO_PFN);
+	CHECK_EQ_U(mpm_pfn_to_region(m, a), 3);		/* the lowest on the list */
+	CHECK_EQ_U(mpm_pfn_to_region(m, b), 3);
+	/* half of region 3 free, as an order-9 block: nothing returns */
+	CHECK_EQ_U(mpm_free_pages(m, a, 9, 0), 0);
+	CHECK_EQ_U(held(m), 5);
+	/* whole again as one order-10 block, with region 5 on the list: returned */
+	CHECK_EQ_U(mpm_free_pages(m, b, 9, 0), 0);
+	CHECK_EQ_U(held(m), 6);
+	CHECK_EQ_U(z->ralloc->region[3].nr_free, 1);
+	/* region 5 is now the list's only region: the cache keeps it */
+	a = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 10, 0);
+	CHECK_EQ_U(mpm_pfn_to_region(m, a), 5);
+	CHECK_EQ_U(mpm_free_pages(m, a, 10, 0), 0);
+	CHECK_EQ_U(held(m), 6);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.ra_cache_hits, hits + 1);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * A 2 GiB zone of 512 MiB regions: bulk moves of 128 blocks, and a region
+ * whose blocks sit on two lists is not returned until they are on one.
+ */
+static void test_bulk_512m(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct zone *z;
+	uint32_t blk;
+
+	tm_flat(&t, 0, GiB_PAGES(2), 1);
+	t.spec.region_absolute = true;
+	t.spec.features = split_features();
+	m = tm_create(&t);
+	z = &m->zones[0];
+	/* region 0: 127 movable blocks + the reserve block; 1-3 held */
+	CHECK_EQ_U(held(m), 3);
+	CHECK_EQ_U(z->ralloc->region[2].nr_free, 128);
+	CHECK_EQ_U(z->ralloc->region[2].nr_blocks, 128);
+	CHECK_EQ_U(z->free_area[10].nr_free, 128);
+
+	spin_lock(&z->lock);
+	__del_from_region_allocator(m, z, MIGRATE_MOVABLE, 2);
+	spin_unlock(&z->lock);
+	CHECK_EQ_U(held(m), 2);
+	CHECK_EQ_U(z->free_area[10].nr_free, 256);
+	CHECK_EQ_U(tm_check(m), 0);
+
+	/* one of region 2's blocks to the unmovable list: split over two lists */
+	blk = pfn_to_idx(m, 2 * 131072 + 5 * 1024);
+	spin_lock(&z->lock);
+	move_page_freelist(m, z, blk, 10, MIGRATE_UNMOVABLE);
+	spin_unlock(&z->lock);
+	CHECK_EQ_U(held(m), 2);
+	CHECK_EQ_U(tm_check(m), 0);
+	/* back on the movable list with its 127 siblings: the region returns whole */
+	spin_lock(&z->lock);
+	move_page_freelist(m, z, blk, 10, MIGRATE_MOVABLE);
+	spin_unlock(&z->lock);
+	CHECK_EQ_U(held(m), 3);
+	CHECK_EQ_U(z->ralloc->region[2].nr_free, 128);
+	CHECK_EQ_U(z->free_area[10].nr_free, 128);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/* move_freepages_block on a held region's pageblock (patch 30). */
+static void test_move_freepages(void)
+{
+	struct mpm_machine *m = small_machine(split_features());
+	struct zone *z = &m->zones[0];
+	struct mpm_counters c;
+	int moved;
+
+	spin_lock(&z->lock);
+	moved = move_freepages_block(m, z, 5 * 1024, MIGRATE_UNMOVABLE);
+	spin_unlock(&z->lock);
+	CHECK_EQ_U(moved, 1024);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.ra_move_freepages, 1);
+	CHECK_EQ_U(z->ralloc->region[5].nr_free, 0);
+	/* the region came out as MOVABLE (pageblock too), then its block moved on */
+	CHECK_EQ_U(get_pageblock_migratetype(m, z, 5 * 1024), MIGRATE_MOVABLE);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, 5 * 1024)].freepage_mt, MIGRATE_UNMOVABLE);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+int main(void)
+{
+	test_boot_and_cache();
+	test_ra_before_fallback();
+	test_return_conditions();
+	test_bulk_512m();
+	test_move_freepages();
+	return t_report("core/ralloc");
+}
