@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "bench.h"
 #include "bench_bitmap.h"
+#include "bench_region_move.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -799,21 +800,28 @@ static double paired_ratio(const struct bench_result *r, const struct bench_resu
 	return n & 1 ? ratio[n / 2] : (ratio[n / 2 - 1] + ratio[n / 2]) / 2;
 }
 
+/*
+ * Each stage against the one before: sorted / mainline (issue #5: mixed at
+ * 16G <= 1.10, pair_empty <= 1.05), split / sorted (issue #6: mixed at 16G
+ * <= 1.05).
+ */
 static unsigned int stage_bars(const struct bench_opts *opt, const struct bench_result *res,
 			       unsigned int nres, const struct bench_result *r,
 			       struct bar *bar)
 {
-	const struct bench_result *base = peer_of(opt, res, nres, r, "mainline");
+	bool split = !strcmp(opt->allocs[r->alloc].name, "split");
+	const char *base_name = split ? "sorted" : "mainline";
+	const struct bench_result *base = peer_of(opt, res, nres, r, base_name);
+	bool mixed16 = r->bench == B_MIXED && r->bytes == 16ull << 30;
 	char sz[32];
 
-	if (!base || base->median <= 0 ||
-	    !((r->bench == B_MIXED && r->bytes == 16ull << 30) || r->bench == B_PAIR_EMPTY))
+	if (!base || base->median <= 0 || !(mixed16 || (!split && r->bench == B_PAIR_EMPTY)))
 		return 0;
 	mpm_format_size(r->bytes, sz, sizeof(sz));
-	snprintf(bar->name, sizeof(bar->name), "%s %s %s / mainline (paired)",
-		 bench_defs[r->bench].name, sz, opt->allocs[r->alloc].name);
+	snprintf(bar->name, sizeof(bar->name), "%s %s %s / %s (paired)",
+		 bench_defs[r->bench].name, sz, opt->allocs[r->alloc].name, base_name);
 	bar->value = paired_ratio(r, base, opt->runs);
-	bar->limit = r->bench == B_MIXED ? 1.10 : 1.05;
+	bar->limit = split ? 1.05 : mixed16 ? 1.10 : 1.05;
 	bar->unit = "x";
 	return 1;
 }
@@ -827,7 +835,8 @@ static unsigned int find_bars(const struct bench_opts *opt, const struct bench_r
 	for (unsigned int i = 0; i < nres && n < max; i++) {
 		const struct bench_result *r = &res[i];
 
-		if (!strcmp(opt->allocs[r->alloc].name, "sorted")) {
+		if (!strcmp(opt->allocs[r->alloc].name, "sorted") ||
+		    !strcmp(opt->allocs[r->alloc].name, "split")) {
 			n += stage_bars(opt, res, nres, r, &bars[n]);
 			continue;
 		}
@@ -1029,6 +1038,22 @@ static void print_header(FILE *out)
 #endif
 }
 
+/* With a region-allocator policy in the run: whole-region moves by size. */
+static void region_move_section(const struct bench_opts *opt, FILE *out)
+{
+	struct region_move_bench rm[REGION_MOVE_SIZES];
+	bool ra = false;
+	char sz[32];
+
+	for (unsigned int i = 1; i < opt->nr_allocs; i++)
+		ra |= !!(opt->allocs[i].features & MPM_FEATURE_REGION_ALLOCATOR);
+	if (!ra || !out || bench_region_move(opt->runs, rm))
+		return;
+	for (unsigned int i = 0; i < REGION_MOVE_SIZES; i++)
+		fprintf(out, "region move: %5s region (%4u MAX_ORDER-1 blocks): %9.1f ns per round trip RA->PA->RA\n",
+			mpm_format_size(rm[i].region_bytes, sz, sizeof(sz)), rm[i].blocks, rm[i].ns);
+}
+
 static int report(const struct bench_opts *opt, const struct bench_result *res,
 		  unsigned int nres)
 {
@@ -1042,6 +1067,7 @@ static int report(const struct bench_opts *opt, const struct bench_result *res,
 		print_table(out, opt, res, nres);
 	}
 	nbars += bitmap_section(opt, out, &bars[nbars]);
+	region_move_section(opt, out);
 	if (out)
 		print_bars(out, bars, nbars);
 	return opt->json ? write_json(opt, res, nres, bars, nbars) : 0;

@@ -455,6 +455,12 @@ static int check_ralloc(struct check *c, const struct zone *z)
 			continue;
 		held++;
 		pages += (uint64_t)n << (MAX_ORDER - 1);
+		for (uint32_t p = pg[list].next; p != list; p = pg[p].next)
+			if (pg[p].freepage_mt != ra->region[r].mt)
+				return bad(c, z, "held region %u: pfn %llu has freepage migratetype %s, region %s",
+					   r, (unsigned long long)idx_to_pfn(c->m, p),
+					   mpm_migratetype_name(pg[p].freepage_mt),
+					   mpm_migratetype_name(ra->region[r].mt));
 		if (n != ra->region[r].nr_blocks)
 			return bad(c, z, "held region %u: %u of its %u MAX_ORDER-1 blocks held",
 				   r, n, ra->region[r].nr_blocks);

@@ -6,11 +6,16 @@
  * Moving a region is two list splices, whatever its size: the region's
  * blocks are one contiguous run of a region-sorted free list, from the block
  * after the previous region's page_block to the region's own page_block.
- * What is not O(1) is what patches 27 and 32 do on the way out: every block
- * takes the new freepage migratetype and its pageblocks the new pageblock
- * migratetype, one store per MAX_ORDER-1 block (128 for a 512 MiB region).
+ * On the way out patches 27 and 32 give every block the new freepage
+ * migratetype and every pageblock the new pageblock migratetype, one store
+ * per block.  The pageblock flags of a region are one contiguous run of
+ * bytes (a memset); the freepage migratetypes are one store per block, 128
+ * cache lines for a 512 MiB region, but only needed when the region changes
+ * type: a held region remembers the list it came from, which is every one
+ * of its blocks' freepage migratetype.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "freelist.h"
 #include "ralloc.h"
@@ -47,6 +52,7 @@ int region_allocator_init(struct mpm_machine *m, struct zone *z)
 
 		ra->region[r].list = alloc_list_head(m);
 		list_init(m->pages, ra->region[r].list);
+		ra->region[r].first_block = head;
 		for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size)
 			ra->region[r].nr_blocks++;
 	}
@@ -205,6 +211,7 @@ static void add_to_region_allocator(struct mpm_machine *m, struct zone *z, int m
 	uint32_t n = del_from_freelist_bulk(m, z, MAX_ORDER - 1, mt, rid, ra->region[rid].list);
 
 	ra->region[rid].nr_free = n;
+	ra->region[rid].mt = (uint8_t)mt;
 	ra->nr_pages += (uint64_t)n << (MAX_ORDER - 1);
 	set_region_bit(&ra->mask, rid);
 	ra->stack[ra->nr_stack++] = rid;
@@ -237,20 +244,24 @@ static void stack_remove(struct region_allocator *ra, uint32_t rid)
 		}
 }
 
-/* The blocks of a region joining type @mt: patches 27 and 32. */
-static void claim_region_blocks(struct mpm_machine *m, struct zone *z, uint32_t list, int mt)
+/*
+ * The blocks of held region @r joining type @mt: their freepage migratetype
+ * (patch 27) when it changes, and the pageblock migratetype (patch 32) of
+ * every pageblock they cover -- all of them, also when pageblock_order is
+ * below MAX_ORDER-1, where the patch marks only each block's first.
+ */
+static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
+				const struct ra_region *r, int mt)
 {
 	struct mpm_page *pg = m->pages;
-	unsigned int per_block = 1u << (MAX_ORDER - 1 - m->pageblock_order);
+	uint64_t first = pfn_to_bitidx(m, z, r->first_block);
+	uint64_t nr = (uint64_t)r->nr_blocks << (MAX_ORDER - 1 - m->pageblock_order);
 
-	for (uint32_t p = pg[list].next; p != list; p = pg[p].next) {
-		uint64_t pfn = idx_to_pfn(m, p);
-
-		pg[p].freepage_mt = (uint8_t)mt;
-		/* every pageblock of the block, also when pageblock_order < MAX_ORDER-1 */
-		for (unsigned int b = 0; b < per_block; b++)
-			set_pageblock_migratetype(m, z, pfn + ((uint64_t)b << m->pageblock_order), mt);
-	}
+	if (r->mt != mt)
+		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
+			pg[p].freepage_mt = (uint8_t)mt;
+	memset(&z->pageblock_flags[first],
+	       m->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : mt, nr);
 }
 
 /* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */
@@ -260,7 +271,7 @@ void __del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt, 
 	struct ra_region *r = &ra->region[rid];
 	uint32_t n = r->nr_free;
 
-	claim_region_blocks(m, z, r->list, mt);
+	claim_region_blocks(m, z, r, mt);
 	add_to_freelist_bulk(m, z, MAX_ORDER - 1, mt, rid, r->list, n);
 	r->nr_free = 0;
 	ra->nr_pages -= (uint64_t)n << (MAX_ORDER - 1);

@@ -39,6 +39,8 @@ struct ra_region {
 	uint32_t list;		/* sentinel: the region's MAX_ORDER-1 blocks */
 	uint32_t nr_free;	/* blocks held; 0: the region is not held */
 	uint32_t nr_blocks;	/* MAX_ORDER-1 blocks whose head page is in the region */
+	uint64_t first_block;	/* pfn of the first of them */
+	uint8_t mt;		/* held: the list it came from, every block's freepage_mt */
 };
 
 /* Region-allocator events, per zone, under zone->lock. */

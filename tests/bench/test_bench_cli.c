@@ -22,6 +22,7 @@
 #include "../../bench/bench.c"
 #include "../../bench/ref_buddy.c"
 #include "../../bench/bench_bitmap.c"
+#include "../../bench/bench_region_move.c"
 
 #define ARGS(...)	((char *[]){ "bench", __VA_ARGS__, NULL })
 
