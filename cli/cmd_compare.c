@@ -26,7 +26,8 @@
 #include "sim/boot_reserve.h"
 
 #define MAX_POLICIES	4
-#define MAX_RUNS	(MAX_POLICIES * 3)
+#define MAX_VARIANTS	32		/* policies, and with --ablation each less one switch */
+#define MAX_RUNS	(MAX_VARIANTS * 3)
 
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s;
@@ -34,9 +35,14 @@ struct compare {
 	double scale;
 	uint64_t seed;
 	bool thp;
-	const char *policy[MAX_POLICIES];
+	bool ablation;
+	const char *policy[MAX_VARIANTS];	/* labels: "split", "split-no_claim" */
+	unsigned long features[MAX_VARIANTS];
+	int base[MAX_VARIANTS];			/* --ablation: the variant it is measured against */
+	char label_buf[MAX_VARIANTS][64];
 	char policy_buf[128];
 	unsigned int nr_policies;
+	unsigned int variant_of[MAX_RUNS];
 	struct mpm_spec_buf spec;
 	struct mpm_boot_reserve reserve;
 	struct mpm_run_config cfg[MAX_RUNS];
@@ -66,6 +72,10 @@ static int parse_args(int argc, char **argv, struct compare *c)
 			c->check = true;
 			continue;
 		}
+		if (!strcmp(arg, "--ablation")) {
+			c->ablation = true;
+			continue;
+		}
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 			if (strlen(names[k]) == len && !strncmp(arg, names[k], len))
 				break;
@@ -86,13 +96,40 @@ static void usage(FILE *out)
 {
 	fputs("usage: mempower compare --experiment cover-letter|pagetest [--scale F]\n"
 	      "                        [--policies LIST] [--seed N] [--thp never|always]\n"
-	      "                        [--json FILE|-] [--csv FILE] [--check]\n"
+	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
 	      "\n"
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
 	      "  --policies    comma-separated (default mainline)\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
-	      "  --check       run the invariant and owner checkers at every sample\n", out);
+	      "  --check       run the invariant and owner checkers at every sample\n"
+	      "  --ablation    also run each policy less each one of its switches and\n"
+	      "                print what each switch adds to the end and minimum\n", out);
+}
+
+/*
+ * --ablation: after each policy, the policy less one of its switches (and
+ * less whatever needs that switch, mpm_features_valid), labelled
+ * "policy-switch".
+ */
+static void add_ablation_variants(struct compare *c)
+{
+	unsigned int nr_base = c->nr_policies;
+
+	for (unsigned int p = 0; p < nr_base; p++)
+		for (unsigned int b = 0; b < 8 * sizeof(unsigned long); b++) {
+			unsigned int v = c->nr_policies;
+			char name[40];
+
+			if (!(c->features[p] & (1ul << b)) || v == MAX_VARIANTS)
+				continue;
+			mpm_features_string(1ul << b, name, sizeof(name));
+			snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s-%s", c->policy[p], name);
+			c->policy[v] = c->label_buf[v];
+			c->features[v] = mpm_features_valid(c->features[p] & ~(1ul << b));
+			c->base[v] = (int)p;
+			c->nr_policies++;
+		}
 }
 
 static int parse_policies(struct compare *c)
@@ -116,10 +153,14 @@ static int parse_policies(struct compare *c)
 		if (c->nr_policies == MAX_POLICIES)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d policies",
 					    MAX_POLICIES);
+		c->base[c->nr_policies] = -1;
+		c->features[c->nr_policies] = f;
 		c->policy[c->nr_policies++] = p;
 	}
 	if (!c->nr_policies)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy list");
+	if (c->ablation)
+		add_ablation_variants(c);
 	return 0;
 }
 
@@ -197,6 +238,7 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 		 c->thp ? ",thp=always" : "");
 	cfg->spec = &c->spec.spec;
 	cfg->policy = c->policy[p];
+	c->variant_of[c->nr_runs] = p;
 	cfg->workload_str = c->workload_str[c->nr_runs];
 	mpm_workload_parse(cfg->workload_str, &cfg->workload, err, sizeof(err));
 	cfg->duration = duration;
@@ -217,11 +259,9 @@ static void progress(void *arg, double t, double duration)
 static int execute(struct compare *c)
 {
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
-		unsigned long f;
 		char err[512];
 
-		mpm_policy_features(c->cfg[i].policy, &f);
-		c->spec.spec.features = f;
+		c->spec.spec.features = c->features[c->variant_of[i]];
 		if (isatty(2)) {
 			c->cfg[i].progress = progress;
 			c->cfg[i].progress_arg = (void *)c->cfg[i].policy;
@@ -271,7 +311,7 @@ static void print_cover_table(struct compare *c, FILE *out)
 			r->free_regions_min, r->regions_total, last->ideal_free_regions,
 			r->packing_min, r->packing_mean,
 			(unsigned long long)r->k->c.oom_kills,
-			published_figure(c->cfg[i].policy));
+			c->base[c->variant_of[i]] < 0 ? published_figure(c->cfg[i].policy) : "");
 	}
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];
@@ -328,6 +368,50 @@ static int write_csv(struct compare *c)
 	return fflush(c->csv_f) ? -1 : 0;
 }
 
+/*
+ * --ablation: each switch's contribution = the policy's figure less the
+ * figure of the policy without that switch.  cover-letter: free regions at
+ * the end and the minimum; pagetest: free regions after each size.
+ */
+static void print_ablation(struct compare *c, bool cover, FILE *out)
+{
+	unsigned int per = cover ? 1 : 3;
+
+	for (unsigned int v = 0; v < c->nr_policies; v++) {
+		const struct mpm_run *r = &c->run[v * per];
+		char sw[160];
+
+		if (c->base[v] < 0) {
+			fprintf(out, "\nablation of %s: free regions, and the switch's contribution "
+				"(%s minus %s less the switch)\n", c->policy[v], c->policy[v],
+				c->policy[v]);
+			fprintf(out, cover ? "%-30s %6s %6s %8s %8s  %s\n" :
+				"%-30s %6s %6s %6s %8s %8s %8s  %s\n", "variant",
+				cover ? "end" : "512M", cover ? "min" : "1024M",
+				cover ? "+end" : "2048M", cover ? "+min" : "+512M",
+				cover ? "switches" : "+1024M", "+2048M", "switches");
+		}
+		mpm_features_string(c->features[v], sw, sizeof(sw));
+		if (cover) {
+			const struct mpm_run *b = &c->run[(c->base[v] < 0 ? v : (unsigned int)c->base[v])];
+
+			fprintf(out, "%-30s %6u %6u %+8d %+8d  %s\n", c->policy[v],
+				r->free_regions_end, r->free_regions_min,
+				(int)b->free_regions_end - (int)r->free_regions_end,
+				(int)b->free_regions_min - (int)r->free_regions_min, sw[0] ? sw : "-");
+		} else {
+			unsigned int bv = c->base[v] < 0 ? v : (unsigned int)c->base[v];
+
+			fprintf(out, "%-30s %6u %6u %6u %+8d %+8d %+8d  %s\n", c->policy[v],
+				r[0].free_regions_end, r[1].free_regions_end, r[2].free_regions_end,
+				(int)c->run[bv * 3].free_regions_end - (int)r[0].free_regions_end,
+				(int)c->run[bv * 3 + 1].free_regions_end - (int)r[1].free_regions_end,
+				(int)c->run[bv * 3 + 2].free_regions_end - (int)r[2].free_regions_end,
+				sw[0] ? sw : "-");
+		}
+	}
+}
+
 static int finish(struct compare *c, bool cover)
 {
 	struct mpm_result_input in = {
@@ -341,6 +425,8 @@ static int finish(struct compare *c, bool cover)
 			print_cover_table(c, stdout);
 		else
 			print_pagetest_table(c, stdout);
+		if (c->ablation)
+			print_ablation(c, cover, stdout);
 	}
 	if (c->json_f && mpm_result_write_json(c->json_f, &in, err, sizeof(err)))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);

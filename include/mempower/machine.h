@@ -126,6 +126,12 @@ MPM_API int mpm_feature_by_name(const char *name, unsigned long *feature);
  */
 MPM_API int mpm_features_apply(const char *list, unsigned long *features, char *err,
 			       size_t errlen);
+/*
+ * @features less every switch whose prerequisite is missing (region_bias
+ * and region_allocator need sorted_freelists; ralloc_bias and region_cache
+ * need region_allocator): what remains of a policy when a switch is taken out.
+ */
+MPM_API unsigned long mpm_features_valid(unsigned long features);
 /* Comma-separated names of the features in @features ("" for mainline). */
 MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);

@@ -82,6 +82,27 @@ int mpm_feature_by_name(const char *name, unsigned long *feature)
 	return -1;
 }
 
+unsigned long mpm_features_valid(unsigned long f)
+{
+	static const struct {
+		unsigned long bit, needs;
+	} deps[] = {
+		{ MPM_FEATURE_REGION_BIAS, MPM_FEATURE_SORTED_FREELISTS },
+		{ MPM_FEATURE_REGION_ALLOCATOR, MPM_FEATURE_SORTED_FREELISTS },
+		{ MPM_FEATURE_RALLOC_BIAS, MPM_FEATURE_REGION_ALLOCATOR },
+		{ MPM_FEATURE_REGION_CACHE, MPM_FEATURE_REGION_ALLOCATOR },
+	};
+	unsigned long was;
+
+	do {
+		was = f;
+		for (size_t i = 0; i < sizeof(deps) / sizeof(deps[0]); i++)
+			if ((f & deps[i].bit) && !(f & deps[i].needs))
+				f &= ~deps[i].bit;
+	} while (f != was);
+	return f;
+}
+
 int mpm_features_apply(const char *list, unsigned long *features, char *err, size_t errlen)
 {
 	unsigned long f = *features;

@@ -132,4 +132,19 @@ expect "[[ \"\$out\" == *'\"workload\": \"ebizzy:s=8M,n=2,t=4,S=2,instances=2\"'
 	"run ebizzy: JSON lacks the workload"
 expect "[ \$(printf '%s\n' \"\$out\" | grep -c '\"t\": ') -ge 3 ]" "run ebizzy: too few samples"
 
+
+# --ablation: the policy, then the policy less each switch, with contributions
+run_mpm compare --experiment pagetest --policies split --ablation
+expect "[ $rc -eq 0 ]" "pagetest --ablation: exit $rc ($err)"
+expect "printf '%s\n' \"\$out\" | grep -q '^ablation of split: free regions'" "no ablation table: $out"
+for v in split split-sorted_freelists split-region_bias split-no_claim split-region_allocator \
+	 split-ralloc_bias split-region_cache; do
+	expect "printf '%s\n' \"\$out\" | grep -Eq '^$v +[0-9]+ +[0-9]+ +[0-9]+ +[-+][0-9]+'" "ablation lacks $v"
+done
+# less sorted_freelists, every switch that needs it goes too
+expect "printf '%s\n' \"\$out\" | grep -Eq '^split-sorted_freelists .* no_claim\$'" "sorted_freelists closure"
+run_mpm compare --experiment pagetest --policies mainline --ablation
+expect "[ $rc -eq 0 ] && [ \$(printf '%s\n' \"\$out\" | grep -c '^mainline ') -eq 1 ]" \
+	"mainline has no switches to ablate: $out"
+
 finish
