@@ -300,16 +300,17 @@ static void print_cover_table(struct compare *c, FILE *out)
 		c->scale, mpm_nr_nodes(c->run[0].m),
 		(double)mpm_total_pages(c->run[0].m) / (1 << 18), mpm_nr_cpus(c->run[0].m),
 		c->workload_str[0], c->thp ? "" : ", thp=never");
-	fprintf(out, "%-10s %6s %6s %6s %7s %6s %9s %9s %5s   %s\n", "policy", "start", "end",
-		"min", "regions", "ideal", "pack.min", "pack.mean", "oom", "published (start -> end)");
+	fprintf(out, "%-10s %6s %6s %6s %7s %6s %9s %9s %5s %5s   %s\n", "policy", "start", "end",
+		"min", "regions", "ideal", "pack.min", "pack.mean", "mixed", "oom",
+		"published (start -> end)");
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];
 		const struct mpm_sample *last = &r->samples[r->nr_samples - 1];
 
-		fprintf(out, "%-10s %6u %6u %6u %7u %6u %9.3f %9.3f %5llu   %s\n",
+		fprintf(out, "%-10s %6u %6u %6u %7u %6u %9.3f %9.3f %5u %5llu   %s\n",
 			c->cfg[i].policy, r->free_regions_start, r->free_regions_end,
 			r->free_regions_min, r->regions_total, last->ideal_free_regions,
-			r->packing_min, r->packing_mean,
+			r->packing_min, r->packing_mean, last->mixed_regions,
 			(unsigned long long)r->k->c.oom_kills,
 			c->base[c->variant_of[i]] < 0 ? published_figure(c->cfg[i].policy) : "");
 	}

@@ -96,9 +96,9 @@ run_mpm "${C[@]}" --json "$TMP/a.json" --csv "$TMP/a.csv"
 expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "cover-letter: exit $rc ($err)"
 expect "[ \$((SECONDS - start)) -le 60 ]" "cover-letter --scale 0.02 took $((SECONDS - start)) s"
 expect "[[ \"\$out\" == 'cover-letter experiment, scale 0.02: 2 nodes'* ]]" "cover-letter title: $out"
-expect "printf '%s\n' \"\$out\" | grep -Eq '^policy +start +end +min +regions +ideal +pack.min +pack.mean +oom +published'" \
+expect "printf '%s\n' \"\$out\" | grep -Eq '^policy +start +end +min +regions +ideal +pack.min +pack.mean +mixed +oom +published'" \
 	"cover-letter header: $out"
-expect "printf '%s\n' \"\$out\" | grep -Eq '^mainline( +[0-9.]+){8} +214 -> 8 \\(3.12-rc2\\)$'" \
+expect "printf '%s\n' \"\$out\" | grep -Eq '^mainline( +[0-9.]+){9} +214 -> 8 \\(3.12-rc2\\)$'" \
 	"cover-letter mainline row: $out"
 expect "[[ \"\$out\" == *'mainline, free regions each second:'* ]]" "cover-letter series: $out"
 expect "grep -q '\"schema\": \"mempower.result/1\"' '$TMP/a.json'" "cover-letter JSON lacks the schema"
