@@ -104,7 +104,8 @@ static void *work(void *arg)
 	return NULL;
 }
 
-int main(void)
+/* argv[1]: the policy (default mainline), so the later stages run threaded too. */
+int main(int argc, char **argv)
 {
 	struct test_machine t;
 	struct shared sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -119,6 +120,7 @@ int main(void)
 	t.spec.zones = t.zones;
 	t.spec.nr_cpus = NR_THREADS;
 	t.spec.region_shift = 10;
+	REQUIRE(!mpm_policy_features(argc > 1 ? argv[1] : "mainline", &t.spec.features));
 	sh.m = tm_create(&t);
 
 	for (unsigned int i = 0; i < NR_THREADS; i++) {
