@@ -156,10 +156,16 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 		if (total != (uint64_t)pcp->count)
 			return bad(c, z, "cpu %u pcp count is %d, lists hold %llu pages",
 				   cpu, pcp->count, (unsigned long long)total);
-		/* a free leaves count below high; a refill adds up to batch */
-		if (pcp->count > pcp->high - 1 + pcp->batch && pcp->high)
-			return bad(c, z, "cpu %u pcp count %d above high %d - 1 + batch %d",
-				   cpu, pcp->count, pcp->high, pcp->batch);
+		/*
+		 * A free drains one batch once count reaches high; a refill
+		 * adds up to batch to a list that is empty.  Refills of the
+		 * other types' empty lists can follow one another with no free
+		 * in between (3.12 does not check count there), so each of the
+		 * MIGRATE_PCPTYPES lists may add a batch on top of high - 1.
+		 */
+		if (pcp->count > pcp->high - 1 + MIGRATE_PCPTYPES * pcp->batch && pcp->high)
+			return bad(c, z, "cpu %u pcp count %d above high %d - 1 + %d x batch %d",
+				   cpu, pcp->count, pcp->high, MIGRATE_PCPTYPES, pcp->batch);
 		*pcp_pages += total;
 	}
 	return 0;
@@ -470,10 +476,11 @@ static int check_ralloc(struct check *c, const struct zone *z)
 					return bad(c, z, "held region %u also has blocks on free_list[%u][%s]",
 						   r, o, mpm_migratetype_name(mt));
 	}
-	if (pages != ra->nr_pages || held != ra->nr_stack)
+	if (pages != ra->nr_pages || held != ra->nr_held ||
+	    (!(c->m->features & MPM_FEATURE_RALLOC_BIAS) && held != ra->nr_stack))
 		return bad(c, z, "region allocator holds %llu pages in %llu regions, counts say %llu in %u",
 			   (unsigned long long)pages, (unsigned long long)held,
-			   (unsigned long long)ra->nr_pages, ra->nr_stack);
+			   (unsigned long long)ra->nr_pages, ra->nr_held);
 	expect = (c->m->features & MPM_FEATURE_RALLOC_BIAS) ? find_first_region(&ra->mask) :
 		 ra->nr_stack ? (long)ra->stack[ra->nr_stack - 1] : -1;
 	if (ra->next_region != expect)

@@ -214,7 +214,9 @@ static void add_to_region_allocator(struct mpm_machine *m, struct zone *z, int m
 	ra->region[rid].mt = (uint8_t)mt;
 	ra->nr_pages += (uint64_t)n << (MAX_ORDER - 1);
 	set_region_bit(&ra->mask, rid);
-	ra->stack[ra->nr_stack++] = rid;
+	ra->nr_held++;
+	if (!(m->features & MPM_FEATURE_RALLOC_BIAS))
+		ra->stack[ra->nr_stack++] = rid;
 	pick_next_region(m, ra);
 	ADD_ONCE(ra->ev[RA_PA_TO_RA], 1);
 }
@@ -276,7 +278,9 @@ void __del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt, 
 	r->nr_free = 0;
 	ra->nr_pages -= (uint64_t)n << (MAX_ORDER - 1);
 	clear_region_bit(&ra->mask, rid);
-	stack_remove(ra, rid);
+	ra->nr_held--;
+	if (!(m->features & MPM_FEATURE_RALLOC_BIAS))
+		stack_remove(ra, rid);	/* O(held): only without the bias */
 	pick_next_region(m, ra);
 	ADD_ONCE(ra->ev[RA_RA_TO_PA], 1);
 }

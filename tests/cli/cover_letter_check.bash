@@ -1,20 +1,23 @@
 #!/bin/bash
-# The scaled-down cover-letter experiment (16 GiB, 2 CPUs, 3 x ebizzy) with
-# the allocator checker and the owner/content checker at every sample, as a
-# debug-preset test: it must complete, find nothing, and print the table.
+# The scaled-down cover-letter experiment (16 GiB, 2 CPUs, 3 x ebizzy) for
+# every policy, with the allocator checker and the owner/content checker at
+# every sample, as a debug-preset test: it must complete, find nothing, and
+# print the table.
 # Usage: cover_letter_check.bash /path/to/mempower
 set -u
 bin=$1
-out=$("$bin" compare --experiment cover-letter --scale 0.125 --check 2>&1)
+out=$("$bin" compare --experiment cover-letter --scale 0.125 --policies mainline,sorted,split --check 2>&1)
 rc=$?
 if [ $rc -ne 0 ]; then
 	printf 'cover-letter --check failed (exit %d):\n%s\n' "$rc" "$out"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-if ! printf '%s\n' "$out" | grep -Eq '^mainline( +[0-9.]+){8} +214 -> 8'; then
-	printf 'no mainline row in:\n%s\n' "$out"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+for row in 'mainline( +[0-9.]+){9} +214 -> 8' 'sorted( +[0-9.]+){9} +- \(v2' 'split( +[0-9.]+){9} +238 -> 121'; do
+	if ! printf '%s\n' "$out" | grep -Eq "^$row"; then
+		printf 'no row /%s/ in:\n%s\n' "$row" "$out"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
 echo "1 passed, 0 failed"
