@@ -249,7 +249,7 @@ static int add_policy(struct bench_opts *opt, const char *name)
 		return 1;
 	}
 	a = &opt->allocs[opt->nr_allocs++];
-	snprintf(a->name, sizeof(a->name), "%s", name);
+	snprintf(a->name, sizeof(a->name), "%.31s", name);
 	a->features = features;
 	mpm_features_string(features, a->features_str, sizeof(a->features_str));
 	return 0;

@@ -12,6 +12,7 @@
 #include "stats.h"
 #include "check.h"
 #include "rmap.h"
+#include "evacuate.h"
 
 MPM_API const char *mpm_version(void);
 

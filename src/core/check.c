@@ -113,7 +113,7 @@ static int check_pcp_entry(struct check *c, const struct zone *z, uint32_t p, vo
 static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lists,
 		       uint64_t *pcp_pages)
 {
-	uint64_t n;
+	uint64_t n = 0;
 
 	uint64_t per_mt[MIGRATE_TYPES] = { 0 };
 

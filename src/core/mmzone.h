@@ -197,6 +197,7 @@ struct mpm_rmap_entry {
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
 	struct mpm_rmap_entry *rmap;	/* [nr_pfns] once mpm_rmap_enable() */
+	struct mpm_migrate_ops migrate_ops;	/* evacuate.c; move == NULL: none */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
 	uint64_t nr_entries;		/* pages + sentinels */

@@ -170,7 +170,7 @@ static int parse_node(struct jctx *c, size_t ni, json_t *n)
 {
 	static const char *const keys[] = { "id", "start", "zones", NULL };
 	unsigned int nid = (unsigned int)ni;
-	uint64_t id, start = 0, prev_end;
+	uint64_t id = 0, start = 0, prev_end;
 	size_t zi;
 	char f[64], g[96];
 	json_t *v, *z;

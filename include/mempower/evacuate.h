@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Region evacuation (v4 patches 34-35, 39; the foundation of stage `full`):
+ * move the movable pages out of a lightly used region into lower regions,
+ * so that the region becomes free.  Pages are found through the reverse map
+ * (rmap.h); the library moves the content tag and the reverse-map entry and
+ * asks the page's owner, through callbacks, to update its own reference.
+ */
+#ifndef MEMPOWER_EVACUATE_H
+#define MEMPOWER_EVACUATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "machine.h"
+
+/* MAX_MEMPWR_MIGRATE_PAGES of patch 39: evacuate only regions this lightly used. */
+#define MPM_MAX_MEMPWR_MIGRATE_PAGES	32u
+
+struct mpm_migrate_ops {
+	/*
+	 * The page @owner holds at @index moves from @from to @to: update the
+	 * owner's reference.  0, or -1 when the page cannot move now (pinned):
+	 * it is skipped and counted as failed.  Called with no allocator lock held.
+	 */
+	int (*move)(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to);
+	/*
+	 * reclaim_clean: if the page is clean page cache, the owner drops it
+	 * and returns 1 (the library then frees it); 0 to have it moved.
+	 * NULL: never reclaim.
+	 */
+	int (*reclaim_clean)(void *arg, uint32_t owner, uint32_t index, uint64_t pfn);
+	void *arg;
+};
+
+/* Register the owners' callbacks (copied).  Evacuation needs them and the reverse map. */
+MPM_API void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
+
+/* should_evacuate_region (patch 39): not region 0, and 0 < used pages <= @threshold. */
+MPM_API bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
+					unsigned int rid, uint64_t threshold);
+
+struct mpm_evac_result {
+	uint64_t scanned;	/* pfns of the region walked */
+	uint64_t migrated;	/* pages moved to a lower region */
+	uint64_t reclaimed;	/* clean page cache dropped instead */
+	uint64_t failed;	/* owned pages that could not move (pinned, huge) */
+	bool aborted;		/* a target page was not below the region, or none was free */
+};
+
+/*
+ * evacuate_mem_region (patches 34-35): one asynchronous pass over region
+ * @rid of zone @zid, in batches of 32 pages; targets are order-0 movable
+ * pages straight from the buddy lists (lowest region first), and the pass
+ * aborts as soon as a target lies in a region >= @rid.  Sources are freed
+ * on @cpu.  Returns 0, or -1 without the reverse map or the callbacks.
+ */
+MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
+				unsigned int cpu, bool reclaim_clean,
+				struct mpm_evac_result *res);
+
+#endif /* MEMPOWER_EVACUATE_H */

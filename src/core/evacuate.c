@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evacuate_mem_region (v4 patches 34-35) and should_evacuate_region (patch
+ * 39): the page-moving half of the design, in the library.  What starts it
+ * (the free-path triggers of patch 40 and the kmempowerd worker of patches
+ * 36-38) is not here yet.
+ *
+ * The patch generalises CMA's compaction into compact_range() and runs it
+ * asynchronously, once, over the source region's pfns only: used pages are
+ * isolated in batches (COMPACT_CLUSTER_MAX, 32), target pages come from the
+ * buddy allocator itself -- rmqueue_bulk(zone, 0, n, MIGRATE_MOVABLE, cold),
+ * which with sorted free lists hands out the lowest regions first -- and the
+ * run aborts as soon as a target lies in a region >= the source region:
+ * moving pages sideways or up saves nothing.  Clean page cache is reclaimed
+ * rather than moved (reclaim_clean); unevictable pages are not isolated.
+ * Here a page is movable when it has an owner in the reverse map (the
+ * simulator's anonymous and page-cache pages); kernel pages have none.
+ * Huge pages (order > 0) are skipped and counted as failed.
+ */
+#include "freelist.h"
+#include "pcp.h"
+
+#define COMPACT_CLUSTER_MAX	32
+
+void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops)
+{
+	m->migrate_ops = *ops;
+}
+
+bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
+				unsigned int rid, uint64_t threshold)
+{
+	const struct zone_mem_region *r = &m->zones[zid].regions[rid];
+	uint64_t used = r->present_pages - r->nr_free;
+
+	/* region 0 is the target of all our compaction runs */
+	return rid != 0 && used > 0 && used <= threshold;
+}
+
+/*
+ * One target page, order 0 and movable, straight from the buddy lists (the
+ * patch's rmqueue_bulk, without watermarks), accounted as an allocation on
+ * @cpu.  UINT32_MAX if none.
+ */
+static uint32_t alloc_migrate_target(struct mpm_machine *m, struct zone *z, unsigned int cpu)
+{
+	uint32_t idx;
+
+	spin_lock(&z->lock);
+	idx = __rmqueue(m, z, 0, MIGRATE_MOVABLE);
+	if (idx != UINT32_MAX) {
+		ADD_ONCE(z->vm_free_pages, -1l);
+		WRITE_ONCE(m->pages[idx].flags, PG_alloc);
+		WRITE_ONCE(m->pages[idx].order, 0);
+		ADD_ONCE(z->pageset[cpu].ev[PCP_ALLOCS], 1);
+	}
+	spin_unlock(&z->lock);
+	return idx;
+}
+
+struct evac_batch {
+	uint64_t pfn[COMPACT_CLUSTER_MAX];
+	unsigned int nr;
+};
+
+/* Move or reclaim the batch's pages; false when the run must abort. */
+static bool migrate_batch(struct mpm_machine *m, struct zone *z, unsigned int rid,
+			  unsigned int cpu, bool reclaim_clean, struct evac_batch *b,
+			  struct mpm_evac_result *res)
+{
+	const struct mpm_migrate_ops *ops = &m->migrate_ops;
+
+	for (unsigned int i = 0; i < b->nr; i++) {
+		uint64_t from = b->pfn[i], to;
+		uint32_t index, content, owner = mpm_rmap_get(m, from, &index, &content);
+		uint32_t tidx;
+
+		if (owner == MPM_NO_OWNER)
+			continue;	/* freed since it was isolated */
+		if (reclaim_clean && ops->reclaim_clean &&
+		    ops->reclaim_clean(ops->arg, owner, index, from) == 1) {
+			mpm_rmap_clear(m, from);
+			mpm_free_pages(m, from, 0, cpu);
+			res->reclaimed++;
+			continue;
+		}
+		tidx = alloc_migrate_target(m, z, cpu);
+		if (tidx == UINT32_MAX)
+			return false;
+		to = idx_to_pfn(m, tidx);
+		if (pfn_zone_region_id(m, z, to) >= rid) {
+			/* no lower region has room: moving would not empty this one */
+			mpm_free_pages(m, to, 0, cpu);
+			return false;
+		}
+		if (ops->move(ops->arg, owner, index, from, to)) {
+			mpm_free_pages(m, to, 0, cpu);
+			res->failed++;
+			continue;
+		}
+		mpm_rmap_set(m, to, owner, index, content);
+		mpm_rmap_clear(m, from);
+		mpm_free_pages(m, from, 0, cpu);
+		res->migrated++;
+	}
+	b->nr = 0;
+	return true;
+}
+
+int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
+			unsigned int cpu, bool reclaim_clean, struct mpm_evac_result *res)
+{
+	struct zone *z = &m->zones[zid];
+	const struct zone_mem_region *r = &z->regions[rid];
+	struct evac_batch b = { .nr = 0 };
+
+	*res = (struct mpm_evac_result){ 0 };
+	if (!m->rmap || !m->migrate_ops.move || cpu >= m->nr_cpus)
+		return -1;
+	for (uint64_t pfn = r->start_pfn; pfn < r->end_pfn;) {
+		const struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
+		unsigned int order = READ_ONCE(page->order);
+		uint8_t flags = READ_ONCE(page->flags);
+
+		res->scanned++;
+		if (flags != PG_alloc || !m->rmap[pfn_to_idx(m, pfn)].owner) {
+			pfn += flags & PG_buddy ? 1ull << order : 1;
+			continue;
+		}
+		if (order) {
+			res->failed++;		/* a huge page: not moved here */
+			pfn += 1ull << order;
+			continue;
+		}
+		b.pfn[b.nr++] = pfn++;
+		if (b.nr == COMPACT_CLUSTER_MAX &&
+		    !migrate_batch(m, z, rid, cpu, reclaim_clean, &b, res)) {
+			res->aborted = true;
+			return 0;
+		}
+	}
+	if (b.nr && !migrate_batch(m, z, rid, cpu, reclaim_clean, &b, res))
+		res->aborted = true;
+	return 0;
+}
