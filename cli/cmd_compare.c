@@ -149,7 +149,7 @@ static int parse_policies(struct compare *c)
 					    "compare: policy '%s' is not available yet", p);
 		if (r)
 			return mpm_cli_fail(MPM_EXIT_FAIL,
-					    "compare: unknown policy '%s' (expected mainline, sorted or split)", p);
+					    "compare: unknown policy '%s' (expected mainline, sorted, split or full)", p);
 		if (c->nr_policies == MAX_POLICIES)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d policies",
 					    MAX_POLICIES);

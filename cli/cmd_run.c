@@ -38,10 +38,6 @@ struct job {
 
 enum { STATS_BUDDY = 1, STATS_PAGETYPE = 2, STATS_ZONE = 4, STATS_VMSTAT = 8 };
 
-static const char *const policy_stage[][2] = {
-	{ "full", "v4" },
-};
-
 static int set_policy(struct job *j)
 {
 	const char *p = j->o.policy ? j->o.policy : "mainline";
@@ -57,15 +53,10 @@ static int set_policy(struct job *j)
 		j->spec.spec.features = features;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(policy_stage) / sizeof(policy_stage[0]); i++)
-		if (!strcmp(p, policy_stage[i][0]))
-			return mpm_cli_fail(MPM_EXIT_FAIL,
-					    "policy '%s' is not available yet (it arrives with stage %s)",
-					    p, policy_stage[i][1]);
 	if (r == -2)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "policy '%s' is not available yet", p);
 	return mpm_cli_fail(MPM_EXIT_FAIL,
-			    "unknown policy '%s' (expected mainline, sorted or split; full later)", p);
+			    "unknown policy '%s' (expected mainline, sorted, split or full)", p);
 }
 
 /* Non-negative decimal seconds: "10", "0.5"; no signs, exponents or blanks. */

@@ -60,4 +60,20 @@ MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigne
 				unsigned int cpu, bool reclaim_clean,
 				struct mpm_evac_result *res);
 
+/*
+ * The work queue of kmempowerd (patches 36-38, 40): with evac_triggers the
+ * free path queues each region that should be evacuated.  take() copies up
+ * to @max queued regions of zone @zid (lowest first) into @rids; after
+ * evacuating them, done() clears their bits -- also where a region was
+ * queued again meanwhile, as the patch's bitmap_andnot does; the worker
+ * repeats while take() finds more.  @fn, if set, is called when a region is
+ * newly queued (with a zone lock held: it must not call the allocator).
+ */
+MPM_API int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *rids,
+				   unsigned int max);
+MPM_API void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid,
+				    const uint32_t *rids, unsigned int n);
+MPM_API void mpm_set_mempower_notify(struct mpm_machine *m,
+				     void (*fn)(void *arg, unsigned int nid), void *arg);
+
 #endif /* MEMPOWER_EVACUATE_H */

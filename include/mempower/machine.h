@@ -70,10 +70,16 @@ enum mpm_feature {
 	MPM_FEATURE_REGION_ALLOCATOR = 1u << 3,	/* whole free regions held behind the buddy lists */
 	MPM_FEATURE_RALLOC_BIAS = 1u << 4,	/* the region allocator hands out its lowest region */
 	MPM_FEATURE_REGION_CACHE = 1u << 5,	/* keep one region per MAX_ORDER-1 list */
+	/* v4 "full" (patches 34-40) */
+	MPM_FEATURE_EVAC_TRIGGERS = 1u << 6,	/* the free path queues lightly used regions */
+	MPM_FEATURE_EVACUATION = 1u << 7,	/* kmempowerd evacuates queued regions */
+	MPM_FEATURE_RECLAIM_CLEAN = 1u << 8,	/* evacuation drops clean page cache */
 };
 #define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS | \
 				 MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_ALLOCATOR | \
-				 MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE)
+				 MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE | \
+				 MPM_FEATURE_EVAC_TRIGGERS | MPM_FEATURE_EVACUATION | \
+				 MPM_FEATURE_RECLAIM_CLEAN)
 
 struct mpm_machine_spec {
 	unsigned int nr_nodes;
@@ -99,6 +105,8 @@ struct mpm_machine_spec {
 	unsigned int nr_cpus;		/* 0 = 1; CPUs are spread evenly over nodes */
 	unsigned long min_free_kbytes;	/* 0 = the 3.12 formula */
 	unsigned long features;		/* MPM_FEATURE_* bits */
+	/* MAX_MEMPWR_MIGRATE_PAGES: 0 = 32; UINT64_MAX = any used region */
+	uint64_t evac_threshold;
 };
 
 struct mpm_machine;

@@ -36,6 +36,12 @@ struct mpm_counters {
 	uint64_t ra_move_freepages;	/* regions pulled out of the allocator by move_freepages */
 	uint64_t ra_pages;		/* pages the region allocator holds now */
 	uint64_t ra_regions;		/* regions it holds now */
+	uint64_t evac_queued;		/* regions queued for kmempowerd by the free path */
+	uint64_t evacuations;		/* evacuate_mem_region runs */
+	uint64_t evac_aborted;		/* runs that met a target not below the region */
+	uint64_t migrated;		/* pages moved */
+	uint64_t reclaimed;		/* clean page-cache pages dropped instead */
+	uint64_t migrate_failed;	/* owned pages that could not move */
 	uint64_t pcp_refills;		/* rmqueue_bulk calls */
 	uint64_t pcp_drains;		/* free_pcppages_bulk calls */
 	uint64_t buddy_merges;

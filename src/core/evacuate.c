@@ -107,8 +107,8 @@ static bool migrate_batch(struct mpm_machine *m, struct zone *z, unsigned int ri
 	return true;
 }
 
-int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
-			unsigned int cpu, bool reclaim_clean, struct mpm_evac_result *res)
+static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
+			       unsigned int cpu, bool reclaim_clean, struct mpm_evac_result *res)
 {
 	struct zone *z = &m->zones[zid];
 	const struct zone_mem_region *r = &z->regions[rid];
@@ -142,4 +142,26 @@ int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int ri
 	if (b.nr && !migrate_batch(m, z, rid, cpu, reclaim_clean, &b, res))
 		res->aborted = true;
 	return 0;
+}
+
+/* The zone's evacuation counters, under its lock like the others. */
+static void count_evacuation(struct zone *z, const struct mpm_evac_result *res)
+{
+	spin_lock(&z->lock);
+	ADD_ONCE(z->ev[ZEV_EVAC_RUN], 1);
+	ADD_ONCE(z->ev[ZEV_EVAC_ABORTED], res->aborted);
+	ADD_ONCE(z->ev[ZEV_MIGRATED], res->migrated);
+	ADD_ONCE(z->ev[ZEV_RECLAIMED], res->reclaimed);
+	ADD_ONCE(z->ev[ZEV_MIGRATE_FAILED], res->failed);
+	spin_unlock(&z->lock);
+}
+
+int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
+			unsigned int cpu, bool reclaim_clean, struct mpm_evac_result *res)
+{
+	int ret = evacuate_mem_region(m, zid, rid, cpu, reclaim_clean, res);
+
+	if (!ret)
+		count_evacuation(&m->zones[zid], res);
+	return ret;
 }

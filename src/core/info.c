@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ralloc.h"
+#include "mempower_work.h"
 
 static const char *const zone_names[MPM_NR_ZONE_TYPES] = {
 	"DMA", "DMA32", "Normal", "Movable"
@@ -43,7 +44,11 @@ static const struct {
 	{ "split", true, MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
 			 MPM_FEATURE_REGION_ALLOCATOR | MPM_FEATURE_RALLOC_BIAS |
 			 MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_CACHE },
-	{ "full", false, 0 },
+	{ "full", true, MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
+			MPM_FEATURE_REGION_ALLOCATOR | MPM_FEATURE_RALLOC_BIAS |
+			MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_CACHE |
+			MPM_FEATURE_EVAC_TRIGGERS | MPM_FEATURE_EVACUATION |
+			MPM_FEATURE_RECLAIM_CLEAN },
 };
 
 int mpm_policy_features(const char *name, unsigned long *features)
@@ -67,6 +72,9 @@ static const char *const feature_names[] = {
 	"region_allocator",
 	"ralloc_bias",
 	"region_cache",
+	"evac_triggers",
+	"evacuation",
+	"reclaim_clean",
 };
 
 _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
@@ -91,6 +99,8 @@ unsigned long mpm_features_valid(unsigned long f)
 		{ MPM_FEATURE_REGION_ALLOCATOR, MPM_FEATURE_SORTED_FREELISTS },
 		{ MPM_FEATURE_RALLOC_BIAS, MPM_FEATURE_REGION_ALLOCATOR },
 		{ MPM_FEATURE_REGION_CACHE, MPM_FEATURE_REGION_ALLOCATOR },
+		{ MPM_FEATURE_EVAC_TRIGGERS, MPM_FEATURE_EVACUATION },
+		{ MPM_FEATURE_RECLAIM_CLEAN, MPM_FEATURE_EVACUATION },
 	};
 	unsigned long was;
 
@@ -131,7 +141,7 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 		} else if (mpm_feature_by_name(name, &bit)) {
 			snprintf(err, errlen, "unknown switch '%s' (expected %s or none)",
 				 name, "sorted_freelists, region_bias, no_claim, region_allocator, "
-				 "ralloc_bias, region_cache");
+				 "ralloc_bias, region_cache, evac_triggers, evacuation, reclaim_clean");
 			return -1;
 		} else if (sign > 0) {
 			f |= bit;
@@ -263,6 +273,13 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 		c->pageblock_claims += READ_ONCE(z->ev[ZEV_PAGEBLOCK_CLAIMS]);
 		c->reserve_allocs += READ_ONCE(z->ev[ZEV_RESERVE_ALLOCS]);
 		c->region_bias_splits += READ_ONCE(z->ev[ZEV_REGION_BIAS]);
+		c->evacuations += READ_ONCE(z->ev[ZEV_EVAC_RUN]);
+		c->evac_aborted += READ_ONCE(z->ev[ZEV_EVAC_ABORTED]);
+		c->migrated += READ_ONCE(z->ev[ZEV_MIGRATED]);
+		c->reclaimed += READ_ONCE(z->ev[ZEV_RECLAIMED]);
+		c->migrate_failed += READ_ONCE(z->ev[ZEV_MIGRATE_FAILED]);
+		if (z->mpw)
+			c->evac_queued += READ_ONCE(z->mpw->ev[MPW_QUEUED]);
 		if (z->ralloc) {
 			struct region_allocator *ra = z->ralloc;
 

@@ -108,6 +108,7 @@ struct zone_mem_region {
 
 struct sorted_free_lists;
 struct region_allocator;
+struct mempower_work;
 
 /* Zone-level events counted under zone->lock. */
 enum zone_event {
@@ -116,6 +117,11 @@ enum zone_event {
 	ZEV_PAGEBLOCK_CLAIMS,
 	ZEV_RESERVE_ALLOCS,
 	ZEV_REGION_BIAS,
+	ZEV_EVAC_RUN,
+	ZEV_EVAC_ABORTED,
+	ZEV_MIGRATED,
+	ZEV_RECLAIMED,
+	ZEV_MIGRATE_FAILED,
 	ZEV_PCP_REFILLS,
 	ZEV_PCP_DRAINS,
 	ZEV_MERGES,
@@ -142,6 +148,7 @@ struct zone {
 	struct free_area free_area[MAX_ORDER];
 	struct sorted_free_lists *sorted;	/* region-sorted lists (sorted.h); NULL: plain lists */
 	struct region_allocator *ralloc;	/* ralloc.h; NULL without region_allocator */
+	struct mempower_work *mpw;		/* mempower_work.h; NULL without evacuation */
 	_Atomic long nr_free_mt[MIGRATE_TYPES];	/* free pages on each type's lists */
 	uint8_t *pageblock_flags;	/* migratetype per pageblock */
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
@@ -213,6 +220,11 @@ struct mpm_machine {
 	bool zone_reclaim_mode;		/* 0: SLIT distances below RECLAIM_DISTANCE */
 	unsigned long min_free_kbytes;
 	unsigned long features;
+	uint64_t evac_threshold;	/* should_evacuate_region's used-page bound */
+	bool system_running;		/* boot freeing done: evacuation triggers armed */
+	/* called (under a zone lock) when a region is queued for kmempowerd */
+	void (*mempower_notify)(void *arg, unsigned int nid);
+	void *mempower_notify_arg;
 	uint64_t total_present;
 
 	struct pglist_data node_data[MPM_MAX_NUMNODES];

@@ -9,6 +9,7 @@
  */
 #include "freelist.h"
 #include "ralloc.h"
+#include "mempower_work.h"
 
 /*
  * fallbacks[]: the order in which other migratetypes' free lists are raided
@@ -372,8 +373,12 @@ out:
 	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
 	region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
 	/* patch 25: the PA => RA flow, once every count is up to date */
-	if (z->ralloc && order == MAX_ORDER - 1)
-		try_return_region(m, z, idx, order, migratetype);
+	if (z->ralloc && order == MAX_ORDER - 1 &&
+	    try_return_region(m, z, idx, order, migratetype))
+		return;
+	/* patch 40: a region not returned may be worth evacuating */
+	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS))
+		evac_trigger(m, z, freed_idx);
 }
 
 /* free_one_page: one block straight to the buddy lists, under the lock. */

@@ -225,13 +225,15 @@ static void add_to_region_allocator(struct mpm_machine *m, struct zone *z, int m
  * The PA => RA flow (patch 25): after a block of @order joined free_list[@mt]
  * and every count is up to date, return its region if it qualifies.
  */
-void try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
+bool try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		       unsigned int order, int mt)
 {
 	uint32_t rid = block_region(z->sorted, idx);
 
-	if (can_return_region(m, z, rid, order, mt))
-		add_to_region_allocator(m, z, mt, rid);
+	if (!can_return_region(m, z, rid, order, mt))
+		return false;
+	add_to_region_allocator(m, z, mt, rid);
+	return true;
 }
 
 /* Drop @rid from the stack of held regions (the order without ralloc_bias). */

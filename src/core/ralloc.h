@@ -68,7 +68,7 @@ struct region_allocator {
 int region_allocator_init(struct mpm_machine *m, struct zone *z);
 void region_allocator_destroy(struct zone *z);
 uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned int region_shift);
-void try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
+bool try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		       unsigned int order, int mt);
 int del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt);
 void __del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt,

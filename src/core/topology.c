@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include "ralloc.h"
+#include "mempower_work.h"
 
 #define DEFAULT_REGION_SHIFT	(29 - MPM_PAGE_SHIFT)	/* MEM_REGION_SHIFT: 512 MiB */
 
@@ -58,6 +59,9 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 	if ((s->features & (MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE)) &&
 	    !(s->features & MPM_FEATURE_REGION_ALLOCATOR))
 		return fail(err, len, "features ralloc_bias and region_cache need region_allocator");
+	if ((s->features & (MPM_FEATURE_EVAC_TRIGGERS | MPM_FEATURE_RECLAIM_CLEAN)) &&
+	    !(s->features & MPM_FEATURE_EVACUATION))
+		return fail(err, len, "features evac_triggers and reclaim_clean need evacuation");
 	if (s->nr_cpus > MPM_MAX_CPUS)
 		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
@@ -242,8 +246,10 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 		return -1;
 	if ((m->features & MPM_FEATURE_SORTED_FREELISTS) && sorted_free_lists_init(m, z))
 		return -1;
-	if (m->features & MPM_FEATURE_REGION_ALLOCATOR)
-		return region_allocator_init(m, z);
+	if ((m->features & MPM_FEATURE_REGION_ALLOCATOR) && region_allocator_init(m, z))
+		return -1;
+	if (m->features & MPM_FEATURE_EVACUATION)
+		return mempower_work_init(m, z);
 	return 0;
 }
 
@@ -370,6 +376,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	m->region_absolute = s->region_absolute;
 	m->min_free_kbytes = s->min_free_kbytes;
 	m->features = s->features;
+	m->evac_threshold = s->evac_threshold ? s->evac_threshold : MPM_MAX_MEMPWR_MIGRATE_PAGES;
 	m->zones = calloc(m->nr_zones, sizeof(*m->zones));
 	m->cpu_to_node = calloc(m->nr_cpus, sizeof(*m->cpu_to_node));
 	if (!m->zones || !m->cpu_to_node)
@@ -407,6 +414,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		free_all_bootmem_zone(m, &m->zones[i]);
 	init_per_zone_wmark_min(m);
+	m->system_running = true;
 	return m;
 
 nomem:
@@ -427,6 +435,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	for (unsigned int i = 0; m->zones && i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
 
+		mempower_work_destroy(z);
 		region_allocator_destroy(z);
 		sorted_free_lists_destroy(z);
 		free(z->regions);

@@ -119,6 +119,10 @@ static json_t *kernel_json(const struct ksim_counters *c)
 	SET(o, "oom_kills", U64(c->oom_kills));
 	SET(o, "alloc_failures", U64(c->alloc_failures));
 	SET(o, "mmap_sem_waits", U64(c->mmap_sem_waits));
+	SET(o, "kmempowerd_runs", U64(c->evac_run));
+	SET(o, "evac_pfns_scanned", U64(c->evac_scanned));
+	SET(o, "bytes_copied", U64(c->migrated * 4096));
+	SET(o, "kmempowerd_cpu_seconds", json_real((double)c->kmempowerd_ns / 1e9));
 	return o;
 }
 
@@ -139,9 +143,12 @@ static json_t *counters_json(const struct mpm_counters *c)
 	SET(o, "ra_move_freepages", U64(c->ra_move_freepages));
 	SET(o, "ra_pages", U64(c->ra_pages));
 	SET(o, "ra_regions", U64(c->ra_regions));
-	SET(o, "migrated", U64(0));
-	SET(o, "reclaimed", U64(0));
-	SET(o, "evacuations", U64(0));
+	SET(o, "migrated", U64(c->migrated));
+	SET(o, "reclaimed", U64(c->reclaimed));
+	SET(o, "evacuations", U64(c->evacuations));
+	SET(o, "evac_queued", U64(c->evac_queued));
+	SET(o, "evac_aborted", U64(c->evac_aborted));
+	SET(o, "migrate_failed", U64(c->migrate_failed));
 	SET(o, "pgalloc", U64(c->pgalloc));
 	SET(o, "pgfree", U64(c->pgfree));
 	SET(o, "slowpath", U64(c->slowpath));
@@ -245,6 +252,8 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 		json_t *pe = json_object();
 
 		SET(o, "kernel", kernel_json(&run->k->c));
+		SET(o, "owner_mismatches", U64(run->owner_mismatches));
+		SET(o, "content_mismatches", U64(run->content_mismatches));
 		SET(pe, "min", json_real(run->packing_min));
 		SET(pe, "mean", json_real(run->packing_mean));
 		SET(o, "packing_efficiency", pe);

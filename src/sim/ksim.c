@@ -68,6 +68,8 @@ int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p
 		return -1;
 	ksim_new_owner(k, OWNER_NONE, NULL);	/* id 0 = MPM_NO_OWNER */
 	ksim_slab_init(k);
+	if (ksim_start_kmempowerd(k))
+		return -1;
 	return k->failed ? -1 : 0;
 }
 
@@ -98,6 +100,7 @@ void ksim_fini(struct ksim *k)
 		free(k->tasks[i]->prog);
 		free(k->tasks[i]);
 	}
+	free(k->kmpd);		/* its entries were the tasks' prog */
 	for (size_t i = 0; i < k->nr_files; i++) {
 		free(k->files[i]->pfn);
 		free(k->files[i]->dirty);
@@ -163,6 +166,48 @@ static int check_owned(struct ksim *k, const char *what, uint32_t id,
 		}
 	}
 	return 0;
+}
+
+/*
+ * Count every owned page whose reverse map names another owner or index
+ * (@owner_bad) or whose content is not what the owner wrote (@content_bad):
+ * the "no page lost" proof at the end of every run.
+ */
+void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad)
+{
+	*owner_bad = *content_bad = 0;
+	for (size_t i = 0; i < k->nr_files; i++) {
+		const struct kfile *f = k->files[i];
+
+		for (uint32_t p = 0; p < f->npages; p++) {
+			uint32_t index, content, owner;
+
+			if (f->pfn[p] == NO_PFN32)
+				continue;
+			owner = mpm_rmap_get(k->m, f->pfn[p], &index, &content);
+			*owner_bad += owner != f->id || index != p;
+			*content_bad += owner == f->id && index == p &&
+					content != content_tag(f->id, p, 0);
+		}
+	}
+	for (size_t i = 0; i < k->nr_procs; i++) {
+		struct kmm *mm = k->procs[i]->mm;
+
+		for (size_t v = 0; mm && v < mm->nr_vmas; v++) {
+			struct kvma *vma = mm->vmas[v];
+
+			for (uint32_t p = 0; p < vma->npages; p++) {
+				uint32_t index, content, owner;
+
+				if (vma->pfn[p] == NO_PFN32)
+					continue;
+				owner = mpm_rmap_get(k->m, vma->pfn[p], &index, &content);
+				*owner_bad += owner != vma->id || index != p;
+				*content_bad += owner == vma->id && index == p &&
+						content != content_tag(vma->id, p, vma->generation);
+			}
+		}
+	}
 }
 
 int ksim_check_owners(struct ksim *k, char *msg, size_t len)

@@ -92,6 +92,7 @@ enum task_state { TASK_RUNNABLE, TASK_SLEEPING, TASK_DEAD };
 
 struct ktask;
 struct ksim;
+struct kmempowerd;
 
 /*
  * A program runs its task for up to @budget ns of CPU and returns what it
@@ -190,6 +191,10 @@ struct ksim_counters {
 	uint64_t alloc_failures;
 	uint64_t mmap_sem_waits;
 	uint64_t processes, threads;
+	/* kmempowerd (kmempowerd.c) */
+	uint64_t evac_run, evac_aborted, evac_scanned;
+	uint64_t migrated, reclaimed, migrate_failed;
+	uint64_t kmempowerd_ns;
 };
 
 struct ksim {
@@ -224,6 +229,8 @@ struct ksim {
 	bool kswapd_active;
 
 	struct ksim_counters c;
+	struct kmempowerd **kmpd;	/* per node, with the evacuation feature */
+	unsigned int nr_kmpd;
 	void *owner;			/* the run driving this simulation */
 	struct ktask *current;		/* the task whose program is running */
 	char error[200];
@@ -258,6 +265,8 @@ void ksim_run_until(struct ksim *k, uint64_t until);
 /* Nothing runnable and nothing asleep: every workload has finished. */
 bool ksim_idle(const struct ksim *k);
 uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj);
+/* kmempowerd.c: the owners' migration callbacks, and kmempowerd per node if evacuating. */
+int ksim_start_kmempowerd(struct ksim *k);
 void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * Pages the model says are in use: mapped anonymous pages, page-table pages,
@@ -267,6 +276,7 @@ void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(print
 uint64_t ksim_accounted_pages(const struct ksim *k);
 /* Verify every owned page: rmap and content agree with the owner. */
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
+void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad);
 uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation);
 
 /*

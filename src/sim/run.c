@@ -278,6 +278,16 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
 	mpm_counters(run->m, &run->counters);
+	/* no page lost: every owned page where its owner thinks, as written */
+	if (run->k) {
+		ksim_count_mismatches(run->k, &run->owner_mismatches, &run->content_mismatches);
+		if (run->owner_mismatches || run->content_mismatches) {
+			snprintf(err, errlen, "%llu owner and %llu content mismatches at the end",
+				 (unsigned long long)run->owner_mismatches,
+				 (unsigned long long)run->content_mismatches);
+			return -1;
+		}
+	}
 	run->wall_seconds = host_seconds() - t0;
 	return 0;
 }

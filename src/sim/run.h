@@ -66,6 +66,7 @@ struct mpm_run {
 	unsigned int workload_live;	/* ksim: workload processes not yet exited */
 	double end_t;			/* virtual seconds at the end */
 	double packing_min, packing_mean;	/* free / ideal over the samples */
+	uint64_t owner_mismatches, content_mismatches;	/* ksim: at the end, must be 0 */
 };
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */

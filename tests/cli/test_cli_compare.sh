@@ -31,9 +31,6 @@ expect_error 1 "scale 0.0078 leaves no 512 MiB region per node" \
 	compare --experiment cover-letter --scale 0.0078
 expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies fastest
 expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies mainline,fastest
-expect_error 1 "policy 'full' is not available yet" compare --experiment pagetest --policies full
-expect_error 1 "policy 'full' is not available yet" \
-	compare --experiment pagetest --policies mainline,full
 expect_error 1 "empty policy list" compare --experiment pagetest --policies ""
 expect_error 1 "empty policy list" compare --experiment pagetest --policies ,
 expect_error 1 "at most 4 policies" \

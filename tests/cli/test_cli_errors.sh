@@ -44,9 +44,6 @@ expect_error 1 "holes[0]: does not lie inside one zone" run --machine "$DATA/bad
 expect_error 1 "unable to open" run --machine "$TMP/missing.json"
 
 # policies, workloads, other values
-expect_error 1 "policy 'full' is not available yet (it arrives with stage v4)" run --policy full
-expect_error 1 "policy 'full' is not available yet (it arrives with stage v4)" run --policy full
-expect_error 1 "policy 'full' is not available yet (it arrives with stage v4)" run --policy full
 expect_error 1 "unknown policy 'fastest'" run --policy fastest
 expect_error 1 "--features: unknown switch 'bogus'" run --policy sorted --features bogus
 expect_error 1 "--features: empty or overlong switch name" run --policy sorted --features=sorted_freelists,,

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/* The mempower_work queue and its free-path trigger; see mempower_work.h. */
+#include <stdlib.h>
+
+#include "mempower_work.h"
+
+int mempower_work_init(struct mpm_machine *m, struct zone *z)
+{
+	struct mempower_work *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -1;
+	z->mpw = w;
+	w->words = region_bitmap_words(z->nr_regions, NULL);
+	w->mask_mem = calloc(w->words, sizeof(*w->mask_mem));
+	if (!w->mask_mem)
+		return -1;
+	spin_lock_init(&w->lock);
+	region_bitmap_init(&w->mask, w->mask_mem, z->nr_regions);
+	m->metadata_bytes += sizeof(*w) + w->words * sizeof(*w->mask_mem);
+	return 0;
+}
+
+void mempower_work_destroy(struct zone *z)
+{
+	if (!z->mpw)
+		return;
+	free(z->mpw->mask_mem);
+	free(z->mpw);
+	z->mpw = NULL;
+}
+
+/* queue_mempower_work (patch 37): set the region's bit, wake the node's kmempowerd. */
+static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t rid)
+{
+	struct mempower_work *w = z->mpw;
+	bool queued = false;
+
+	spin_lock(&w->lock);
+	if (!region_bit_test(&w->mask, rid)) {
+		set_region_bit(&w->mask, rid);
+		w->nr_queued++;
+		queued = true;
+	}
+	spin_unlock(&w->lock);
+	if (!queued)
+		return;
+	ADD_ONCE(w->ev[MPW_QUEUED], 1);
+	if (m->mempower_notify)
+		m->mempower_notify(m->mempower_notify_arg, z->node);
+}
+
+/*
+ * region_is_evac_candidate (patch 40): the system is running, the zone is
+ * not ZONE_DMA, the freed page's pageblock is MOVABLE or RECLAIMABLE, and
+ * should_evacuate_region.  "A free in a lower region creates room to pull
+ * pages down from higher ones."
+ */
+void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
+{
+	uint64_t pfn = idx_to_pfn(m, idx);
+	unsigned int rid = pfn_zone_region_id(m, z, pfn);
+	int mt;
+
+	if (!m->system_running || z->type == MPM_ZONE_DMA)
+		return;
+	mt = get_pageblock_migratetype(m, z, pfn);
+	if (mt != MIGRATE_MOVABLE && mt != MIGRATE_RECLAIMABLE)
+		return;
+	if (mpm_should_evacuate_region(m, z->id, rid, m->evac_threshold))
+		queue_mempower_work(m, z, rid);
+}
+
+int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *rids,
+			   unsigned int max)
+{
+	struct zone *z = &m->zones[zid];
+	struct mempower_work *w = z->mpw;
+	unsigned int n = 0;
+
+	if (!w)
+		return 0;
+	/* copy the mask under the lock; the bits stay until done() */
+	spin_lock(&w->lock);
+	for (uint32_t r = 0; r < z->nr_regions && n < max && w->nr_queued; r++)
+		if (region_bit_test(&w->mask, r))
+			rids[n++] = r;
+	spin_unlock(&w->lock);
+	return (int)n;
+}
+
+void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32_t *rids,
+			    unsigned int n)
+{
+	struct mempower_work *w = m->zones[zid].mpw;
+
+	if (!w)
+		return;
+	/* bitmap_andnot: queued again while being evacuated is cleared too */
+	spin_lock(&w->lock);
+	for (unsigned int i = 0; i < n; i++)
+		if (region_bit_test(&w->mask, rids[i])) {
+			clear_region_bit(&w->mask, rids[i]);
+			w->nr_queued--;
+		}
+	spin_unlock(&w->lock);
+}
+
+void mpm_set_mempower_notify(struct mpm_machine *m, void (*fn)(void *arg, unsigned int nid),
+			     void *arg)
+{
+	m->mempower_notify = fn;
+	m->mempower_notify_arg = arg;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The work between the page allocator and kmempowerd (v4 patches 36-38, 40;
+ * features evac_triggers and evacuation): per zone a mempower_work, a lock
+ * and a bitmap of regions to evacuate.  The free path queues a region
+ * (queue_mempower_work) when region_is_evac_candidate; kmempowerd copies the
+ * mask under the lock, evacuates each region, clears those bits and repeats
+ * while new bits arrived.  Who runs kmempowerd -- a pthread in the library
+ * or a kernel thread of the simulator -- takes the work with
+ * mpm_mempower_work_take().
+ */
+#ifndef MPM_CORE_MEMPOWER_WORK_H
+#define MPM_CORE_MEMPOWER_WORK_H
+
+#include "mmzone.h"
+#include "region_bitmap.h"
+
+enum mpw_event {
+	MPW_QUEUED,		/* regions queued (a bit newly set) */
+	NR_MPW_EVENTS
+};
+
+struct mempower_work {
+	spinlock_t lock;
+	struct region_bitmap mask;	/* mempower_mask: regions to evacuate */
+	uint64_t *mask_mem;
+	uint64_t words;
+	unsigned int nr_queued;		/* bits set */
+	_Atomic uint64_t ev[NR_MPW_EVENTS];
+};
+
+int mempower_work_init(struct mpm_machine *m, struct zone *z);
+void mempower_work_destroy(struct zone *z);
+/* The free-path trigger (patch 40), for a block of @order freed at @idx. */
+void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx);
+
+#endif /* MPM_CORE_MEMPOWER_WORK_H */

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kmempowerd in the simulator (v4 patches 36-38): one kernel thread per
+ * node with memory, asleep until the allocator's free-path trigger queues a
+ * region of one of its zones (mpm_set_mempower_notify), then evacuating the
+ * queued regions lowest first, repeating while new ones arrive, and asleep
+ * again.  It runs on its virtual CPU like any task, and the time it takes is
+ * charged there:
+ *
+ *  - ESTIMATE: 2 ns per pfn scanned (compact_range's walk reads one struct
+ *    page per pfn, sequentially: 64 bytes at the ~30 GB/s a core streams);
+ *  - ESTIMATE: 2 us + one 4 KiB copy per page migrated (isolate, try_to_unmap
+ *    with its TLB shootdown, copy, remove_migration_ptes, putback), the
+ *    copy at the MEASURED copy_ns_per_page of the machine;
+ *  - ESTIMATE: 0.5 us per clean page-cache page reclaimed (unmap from the
+ *    mapping and free, no I/O).
+ *
+ * The pages move through the owners' callbacks below: an anonymous page's
+ * address space or a file's page cache learns the new pfn; a clean
+ * page-cache page is dropped instead when reclaim_clean is on.
+ */
+#include <stdlib.h>
+
+#include "sim/ksim.h"
+
+#define KMPD_SCAN_NS_PER_PFN	2
+#define KMPD_MIGRATE_NS		2000
+#define KMPD_RECLAIM_NS		500
+
+struct kmempowerd {
+	unsigned int nid;
+	struct ktask *task;
+};
+
+/* The owner of a moving page learns its new pfn; -1 if it no longer holds it there. */
+static int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from,
+			     uint64_t to)
+{
+	struct ksim *k = arg;
+
+	if (owner >= k->nr_owners || !k->owner_obj[owner])
+		return -1;
+	if (k->owner_kind[owner] == OWNER_VMA) {
+		struct kvma *v = k->owner_obj[owner];
+
+		if (index >= v->npages || v->pfn[index] != from || v->huge[index / 512])
+			return -1;
+		v->pfn[index] = (uint32_t)to;
+		return 0;
+	}
+	if (k->owner_kind[owner] == OWNER_FILE) {
+		struct kfile *f = k->owner_obj[owner];
+
+		if (index >= f->npages || f->pfn[index] != from)
+			return -1;
+		f->pfn[index] = (uint32_t)to;
+		return 0;
+	}
+	return -1;
+}
+
+/* reclaim_clean: a clean page-cache page leaves the cache instead of moving. */
+static int ksim_reclaim_clean(void *arg, uint32_t owner, uint32_t index, uint64_t pfn)
+{
+	struct ksim *k = arg;
+	struct kfile *f;
+
+	if (owner >= k->nr_owners || k->owner_kind[owner] != OWNER_FILE)
+		return 0;
+	f = k->owner_obj[owner];
+	if (!f || index >= f->npages || f->pfn[index] != pfn || f->dirty[index])
+		return 0;
+	f->pfn[index] = NO_PFN32;	/* its LRU entry is skipped as truncated */
+	f->cached--;
+	return 1;
+}
+
+/* queue_mempower_work's wake-up: the node's thread runs at the next quantum. */
+static void kmempowerd_kick(void *arg, unsigned int nid)
+{
+	struct ksim *k = arg;
+
+	if (nid < k->nr_kmpd && k->kmpd[nid]->task->state == TASK_SLEEPING)
+		k->kmpd[nid]->task->wake_at = 0;
+}
+
+static uint64_t evacuate_cost(const struct ksim *k, const struct mpm_evac_result *r)
+{
+	return r->scanned * KMPD_SCAN_NS_PER_PFN +
+	       r->migrated * (KMPD_MIGRATE_NS + k->p.copy_ns_per_page) +
+	       r->reclaimed * KMPD_RECLAIM_NS;
+}
+
+static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct kmempowerd *d = t->prog;
+	bool reclaim = mpm_features(k->m) & MPM_FEATURE_RECLAIM_CLEAN;
+	uint64_t used = 0;
+	uint32_t rids[64];
+
+	for (unsigned int zid = 0; zid < mpm_nr_zones(k->m); zid++) {
+		struct mpm_zone_info zi;
+		int n;
+
+		mpm_zone_info(k->m, zid, &zi);
+		if (zi.node != d->nid)
+			continue;
+		while ((n = mpm_mempower_work_take(k->m, zid, rids, 64)) > 0) {
+			for (int i = 0; i < n; i++) {
+				struct mpm_evac_result r;
+
+				mpm_evacuate_region(k->m, zid, rids[i], t->cpu, reclaim, &r);
+				used += evacuate_cost(k, &r);
+				k->c.evac_scanned += r.scanned;
+				k->c.migrated += r.migrated;
+				k->c.reclaimed += r.reclaimed;
+				k->c.migrate_failed += r.failed;
+				k->c.evac_aborted += r.aborted;
+				k->c.evac_run++;
+			}
+			mpm_mempower_work_done(k->m, zid, rids, (unsigned int)n);
+			if (used >= budget)
+				goto out;	/* more next time: stay runnable */
+		}
+	}
+	ksim_sleep(k, t, UINT64_MAX - 1);
+out:
+	k->c.kmempowerd_ns += used;
+	return used;
+}
+
+int ksim_start_kmempowerd(struct ksim *k)
+{
+	struct mpm_migrate_ops ops = { ksim_migrate_page, ksim_reclaim_clean, k };
+	unsigned int nodes = mpm_nr_nodes(k->m);
+
+	mpm_set_migrate_ops(k->m, &ops);
+	if (!(mpm_features(k->m) & MPM_FEATURE_EVACUATION))
+		return 0;
+	k->kmpd = calloc(nodes, sizeof(*k->kmpd));
+	if (!k->kmpd)
+		return -1;
+	for (unsigned int nid = 0; nid < nodes; nid++) {
+		struct kmempowerd *d = calloc(1, sizeof(*d));
+
+		if (!d)
+			return -1;
+		d->nid = nid;
+		/* kthread_create_on_node: a CPU of its node */
+		d->task = ksim_spawn(k, NULL, run_kmempowerd, d);
+		if (!d->task) {
+			free(d);
+			return -1;
+		}
+		k->kmpd[k->nr_kmpd++] = d;
+	}
+	mpm_set_mempower_notify(k->m, kmempowerd_kick, k);
+	return 0;
+}
