@@ -316,6 +316,25 @@ static void print_cover_table(struct compare *c, FILE *out)
 	}
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];
+		double cpu_s = (double)r->k->c.kmempowerd_ns / 1e9;
+
+		if (!(r->features & MPM_FEATURE_EVACUATION))
+			continue;
+		/* the cost of evacuation: pages moved and kmempowerd's share of the CPUs */
+		fprintf(out, "%s: %llu regions queued, %llu evacuations (%llu aborted), %llu pages "
+			"migrated (%.1f MiB copied), %llu reclaimed, %llu failed; kmempowerd %.3f CPU s "
+			"= %.4f %% of %u CPUs x %.0f s\n", c->cfg[i].policy,
+			(unsigned long long)r->counters.evac_queued,
+			(unsigned long long)r->counters.evacuations,
+			(unsigned long long)r->counters.evac_aborted,
+			(unsigned long long)r->counters.migrated,
+			(double)r->counters.migrated * 4096 / (1 << 20),
+			(unsigned long long)r->counters.reclaimed,
+			(unsigned long long)r->counters.migrate_failed, cpu_s,
+			100.0 * cpu_s / (r->end_t * mpm_nr_cpus(r->m)), mpm_nr_cpus(r->m), r->end_t);
+	}
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		const struct mpm_run *r = &c->run[i];
 
 		fprintf(out, "\n%s, free regions each second:\n", c->cfg[i].policy);
 		for (size_t s = 0; s < r->nr_samples; s++)

@@ -129,6 +129,16 @@ out:
 	return used;
 }
 
+static unsigned int last_cpu_of(const struct ksim *k, unsigned int nid)
+{
+	unsigned int cpu = 0;
+
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		if (mpm_cpu_to_node(k->m, c) == nid)
+			cpu = c;
+	return cpu;
+}
+
 int ksim_start_kmempowerd(struct ksim *k)
 {
 	struct mpm_migrate_ops ops = { ksim_migrate_page, ksim_reclaim_clean, k };
@@ -146,8 +156,12 @@ int ksim_start_kmempowerd(struct ksim *k)
 		if (!d)
 			return -1;
 		d->nid = nid;
-		/* kthread_create_on_node: a CPU of its node */
-		d->task = ksim_spawn(k, NULL, run_kmempowerd, d);
+		/*
+		 * kthread_create_on_node: the node's last CPU, outside the
+		 * round robin that places the workload's tasks, so that the
+		 * workload runs on the same CPUs as without kmempowerd
+		 */
+		d->task = ksim_spawn_on(k, NULL, run_kmempowerd, d, last_cpu_of(k, nid));
 		if (!d->task) {
 			free(d);
 			return -1;

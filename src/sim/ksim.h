@@ -298,6 +298,8 @@ static inline bool ksim_pay_debt(uint64_t *debt, uint64_t budget, uint64_t *used
 }
 
 /* sched.c */
+struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn run,
+			    void *prog, unsigned int cpu);
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			 void *prog);
 void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until);

@@ -50,6 +50,13 @@ static int push_task(struct ksim *k, struct ktask *t)
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			 void *prog)
 {
+	return ksim_spawn_on(k, proc, run, prog, k->next_cpu++ % k->nr_cpus);
+}
+
+/* A task on @cpu, outside the round robin of ksim_spawn (kernel threads). */
+struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn run,
+			    void *prog, unsigned int cpu)
+{
 	struct ktask *t = calloc(1, sizeof(*t));
 	uint64_t stack;
 
@@ -60,7 +67,7 @@ struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 	}
 	k->nr_live_tasks++;
 	t->pid = k->next_pid++;
-	t->cpu = k->next_cpu++ % k->nr_cpus;
+	t->cpu = cpu;
 	t->state = TASK_RUNNABLE;
 	t->proc = proc;
 	t->mm = proc ? proc->mm : NULL;
