@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-build/release/mempower compare --experiment cover-letter --scale 0.125 --policies mainline,sorted "$@"
+build/release/mempower compare --experiment cover-letter --scale 0.125 --policies mainline,sorted,split,full "$@"
