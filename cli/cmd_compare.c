@@ -38,6 +38,7 @@ struct compare {
 	bool ablation;
 	const char *policy[MAX_VARIANTS];	/* labels: "split", "split-no_claim" */
 	unsigned long features[MAX_VARIANTS];
+	uint64_t threshold[MAX_VARIANTS];	/* evac_threshold; 0 = the default 32 */
 	int base[MAX_VARIANTS];			/* --ablation: the variant it is measured against */
 	char label_buf[MAX_VARIANTS][64];
 	char policy_buf[128];
@@ -103,8 +104,9 @@ static void usage(FILE *out)
 	      "  --policies    comma-separated (default mainline)\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
-	      "  --ablation    also run each policy less each one of its switches and\n"
-	      "                print what each switch adds to the end and minimum\n", out);
+	      "  --ablation    also run each policy less each one of its switches (and,\n"
+	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
+	      "                of 32) and print what each adds to the end and minimum\n", out);
 }
 
 /*
@@ -130,6 +132,29 @@ static void add_ablation_variants(struct compare *c)
 			c->base[v] = (int)p;
 			c->nr_policies++;
 		}
+	/* the evacuation threshold of patch 39 (32) against 8, 128, 512 and any */
+	for (unsigned int p = 0; p < nr_base; p++) {
+		static const uint64_t thresholds[] = { 8, 128, 512, UINT64_MAX };
+
+		if (!(c->features[p] & MPM_FEATURE_EVACUATION))
+			continue;
+		for (size_t i = 0; i < sizeof(thresholds) / sizeof(thresholds[0]); i++) {
+			unsigned int v = c->nr_policies;
+
+			if (v == MAX_VARIANTS)
+				return;
+			if (thresholds[i] == UINT64_MAX)
+				snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s@any", c->policy[p]);
+			else
+				snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s@%llu", c->policy[p],
+					 (unsigned long long)thresholds[i]);
+			c->policy[v] = c->label_buf[v];
+			c->features[v] = c->features[p];
+			c->threshold[v] = thresholds[i];
+			c->base[v] = (int)p;
+			c->nr_policies++;
+		}
+	}
 }
 
 static int parse_policies(struct compare *c)
@@ -262,6 +287,7 @@ static int execute(struct compare *c)
 		char err[512];
 
 		c->spec.spec.features = c->features[c->variant_of[i]];
+		c->spec.spec.evac_threshold = c->threshold[c->variant_of[i]];
 		if (isatty(2)) {
 			c->cfg[i].progress = progress;
 			c->cfg[i].progress_arg = (void *)c->cfg[i].policy;

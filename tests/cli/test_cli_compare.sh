@@ -144,4 +144,10 @@ run_mpm compare --experiment pagetest --policies mainline --ablation
 expect "[ $rc -eq 0 ] && [ \$(printf '%s\n' \"\$out\" | grep -c '^mainline ') -eq 1 ]" \
 	"mainline has no switches to ablate: $out"
 
+# with evacuation, the ablation also runs the threshold at 8, 128, 512 and any
+run_mpm compare --experiment pagetest --policies full --ablation
+for v in full full-evacuation full-evac_triggers full-reclaim_clean 'full@8' 'full@128' 'full@512' 'full@any'; do
+	expect "printf '%s\n' \"\$out\" | grep -Eq '^$v +[0-9]+ +[0-9]+ +[0-9]+ +[-+][0-9]+'" "full ablation lacks $v"
+done
+
 finish
