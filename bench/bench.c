@@ -810,18 +810,21 @@ static unsigned int stage_bars(const struct bench_opts *opt, const struct bench_
 			       struct bar *bar)
 {
 	bool split = !strcmp(opt->allocs[r->alloc].name, "split");
+	bool full = !strcmp(opt->allocs[r->alloc].name, "full");
 	const char *base_name = split ? "sorted" : "mainline";
 	const struct bench_result *base = peer_of(opt, res, nres, r, base_name);
 	bool mixed16 = r->bench == B_MIXED && r->bytes == 16ull << 30;
 	char sz[32];
 
-	if (!base || base->median <= 0 || !(mixed16 || (!split && r->bench == B_PAIR_EMPTY)))
+	/* issue #7: full <= 1.05x mainline on every allocation/free bench */
+	if (!base || base->median <= 0 ||
+	    !(full || mixed16 || (!split && r->bench == B_PAIR_EMPTY)))
 		return 0;
 	mpm_format_size(r->bytes, sz, sizeof(sz));
 	snprintf(bar->name, sizeof(bar->name), "%s %s %s / %s (paired)",
 		 bench_defs[r->bench].name, sz, opt->allocs[r->alloc].name, base_name);
 	bar->value = paired_ratio(r, base, opt->runs);
-	bar->limit = split ? 1.05 : mixed16 ? 1.10 : 1.05;
+	bar->limit = split || full ? 1.05 : mixed16 ? 1.10 : 1.05;
 	bar->unit = "x";
 	return 1;
 }
@@ -836,7 +839,8 @@ static unsigned int find_bars(const struct bench_opts *opt, const struct bench_r
 		const struct bench_result *r = &res[i];
 
 		if (!strcmp(opt->allocs[r->alloc].name, "sorted") ||
-		    !strcmp(opt->allocs[r->alloc].name, "split")) {
+		    !strcmp(opt->allocs[r->alloc].name, "split") ||
+		    !strcmp(opt->allocs[r->alloc].name, "full")) {
 			n += stage_bars(opt, res, nres, r, &bars[n]);
 			continue;
 		}
