@@ -11,6 +11,7 @@
  *   pagetest      the v2 mail: 8 GiB, 512 MiB regions, pagetest of 512 MiB,
  *                 1 GiB and 2 GiB in turn; free pages per region after each.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -30,7 +31,8 @@
 #define MAX_RUNS	(MAX_VARIANTS * 3)
 
 struct compare {
-	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s;
+	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s;
+	uint64_t evac_threshold;	/* --evac-threshold: 0 = patch 39's 32 */
 	bool check, help;
 	double scale;
 	uint64_t seed;
@@ -56,9 +58,10 @@ struct compare {
 static int parse_args(int argc, char **argv, struct compare *c)
 {
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
-					     "--seed", "--json", "--csv", "--thp" };
+					     "--seed", "--json", "--csv", "--thp",
+					     "--evac-threshold" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
-				  &c->json, &c->csv, &c->thp_s };
+				  &c->json, &c->csv, &c->thp_s, &c->threshold_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -103,6 +106,8 @@ static void usage(FILE *out)
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
 	      "  --policies    comma-separated (default mainline)\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
+	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
+	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
@@ -199,6 +204,19 @@ static int validate(struct compare *c)
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "compare: unknown experiment '%s' (expected cover-letter or pagetest)",
 				    c->experiment);
+	if (c->threshold_s && strcmp(c->threshold_s, "any")) {
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(c->threshold_s, &end, 10);
+		if (!isdigit((unsigned char)c->threshold_s[0]) || errno || *end || v == 0)
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: malformed evacuation threshold '%s' (a page count >= 1, or any)",
+					    c->threshold_s);
+		c->evac_threshold = v;
+	} else if (c->threshold_s) {
+		c->evac_threshold = UINT64_MAX;
+	}
 	c->scale = 1.0;
 	if (c->scale_s) {
 		/* decimal only: strtod would also take "0x1", " 1", "inf", "nan" */
@@ -287,7 +305,8 @@ static int execute(struct compare *c)
 		char err[512];
 
 		c->spec.spec.features = c->features[c->variant_of[i]];
-		c->spec.spec.evac_threshold = c->threshold[c->variant_of[i]];
+		c->spec.spec.evac_threshold = c->threshold[c->variant_of[i]] ?
+					      c->threshold[c->variant_of[i]] : c->evac_threshold;
 		if (isatty(2)) {
 			c->cfg[i].progress = progress;
 			c->cfg[i].progress_arg = (void *)c->cfg[i].policy;

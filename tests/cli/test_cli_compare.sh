@@ -150,4 +150,10 @@ for v in full full-evacuation full-evac_triggers full-reclaim_clean 'full@8' 'fu
 	expect "printf '%s\n' \"\$out\" | grep -Eq '^$v +[0-9]+ +[0-9]+ +[0-9]+ +[-+][0-9]+'" "full ablation lacks $v"
 done
 
+# the evacuation threshold: a page count or any
+expect_error 1 "malformed evacuation threshold 'x'" compare --experiment pagetest --policies full --evac-threshold x
+expect_error 1 "malformed evacuation threshold '0'" compare --experiment pagetest --policies full --evac-threshold 0
+run_mpm compare --experiment pagetest --policies full --evac-threshold any
+expect "[ $rc -eq 0 ]" "--evac-threshold any: exit $rc ($err)"
+
 finish
