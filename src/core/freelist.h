@@ -40,34 +40,36 @@ static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
 }
 
 /*
- * Link a block at the head of its list -- or, with sorted_freelists, where
- * its region belongs (sorted.h); the caller accounts for its pages.  @pg is
- * m->pages: loops keep it in a register, where the relaxed atomic stores
- * would otherwise make the compiler reload it from the machine.
+ * Link a block at the head of its list (at the tail with @tail, for a block
+ * likely to merge soon) -- or, with sorted_freelists, where its region
+ * belongs (sorted.h): sorted lists have no tail to offer, add_to_freelist
+ * already puts the block (almost) at the tail of its region, as patch 06
+ * notes where it replaces the tail add.  The caller accounts for its pages.
+ * @pg is m->pages: loops keep it in a register, where the relaxed atomic
+ * stores would otherwise make the compiler reload it from the machine.
  */
-static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
-				     unsigned int order, int mt)
+static inline void add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint32_t idx,
+				       unsigned int order, int mt, bool tail)
 {
 	mark_buddy(&pg[idx], order, mt);
 	if (z->sorted)
 		sorted_add_to_freelist(pg, z, idx, order, mt);
+	else if (tail)
+		list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
 	else
 		list_add(pg, idx, z->free_area[order].free_list[mt]);
 }
 
-/*
- * The tail of the list, for a block likely to merge soon.  Sorted lists
- * have no tail to offer: add_to_freelist already puts the block (almost) at
- * the tail of its region, as patch 06 notes where it replaces this call.
- */
+static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+				     unsigned int order, int mt)
+{
+	add_to_freelist_pos(pg, z, idx, order, mt, false);
+}
+
 static inline void __add_to_freelist_tail(struct mpm_page *pg, struct zone *z, uint32_t idx,
 					  unsigned int order, int mt)
 {
-	mark_buddy(&pg[idx], order, mt);
-	if (z->sorted)
-		sorted_add_to_freelist(pg, z, idx, order, mt);
-	else
-		list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
+	add_to_freelist_pos(pg, z, idx, order, mt, true);
 }
 
 static inline void rmv_page_order(struct mpm_page *pg, uint32_t idx)

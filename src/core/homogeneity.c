@@ -10,7 +10,7 @@
  * sampled at zone_start_pfn + k * pageblock, skipping samples in holes --
  * the rule of the per-region pagetypeinfo block counts (vmstat_region.c).
  */
-#include "mmzone.h"
+#include "vmstat_region.h"
 
 void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsigned int rid,
 			   uint64_t counts[MPM_MIGRATE_TYPES])
@@ -26,7 +26,7 @@ void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsign
 	if (r->start_pfn > pfn)
 		pfn += (r->start_pfn - pfn + step - 1) / step * step;
 	for (; pfn < r->end_pfn && pfn < end; pfn += step) {
-		if (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem)
+		if (!blockcount_pfn_valid(m, pfn))
 			continue;
 		counts[get_pageblock_migratetype(m, z, pfn)]++;
 	}

@@ -139,9 +139,11 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 		if (!strcmp(name, "none") && sign > 0) {
 			f = 0;
 		} else if (mpm_feature_by_name(name, &bit)) {
-			snprintf(err, errlen, "unknown switch '%s' (expected %s or none)",
-				 name, "sorted_freelists, region_bias, no_claim, region_allocator, "
-				 "ralloc_bias, region_cache, evac_triggers, evacuation, reclaim_clean");
+			char all[256];
+
+			mpm_features_string(MPM_FEATURES_ALL, all, sizeof(all));
+			snprintf(err, errlen, "unknown switch '%s' (expected one of %s, or none)",
+				 name, all);
 			return -1;
 		} else if (sign > 0) {
 			f |= bit;

@@ -90,22 +90,6 @@ static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists 
 	return &s->mr_mem[((size_t)rid * MIGRATE_TYPES + (size_t)mt) * MAX_ORDER + order];
 }
 
-/* page_zone_region_id() of the block at page index @idx. */
-static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx);
-
-/*
- * The mem_region_lists of @idx's region for type @mt, all orders: two cache
- * lines that the merge or split about to run will update.
- */
-static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int mt)
-{
-	const struct sorted_free_lists *s = z->sorted;
-	const struct mem_region_list *mr = mr_list_of(s, 0, mt, block_region(s, idx));
-
-	__builtin_prefetch(mr, 1);
-	__builtin_prefetch(mr + MAX_ORDER - 1, 1);
-}
-
 /*
  * The zone region of the block at page index @idx: the region of the
  * MAX_ORDER-1 block that contains it (its first pfn in the zone).  Where
@@ -155,6 +139,19 @@ static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned
 {
 	s->next_region[mt][order] = rid;
 	update_bias_order(s, mt, order);
+}
+
+/*
+ * The mem_region_lists of @idx's region for type @mt, all orders: two cache
+ * lines that the merge or split about to run will update.
+ */
+static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int mt)
+{
+	const struct sorted_free_lists *s = z->sorted;
+	const struct mem_region_list *mr = mr_list_of(s, 0, mt, block_region(s, idx));
+
+	__builtin_prefetch(mr, 1);
+	__builtin_prefetch(mr + MAX_ORDER - 1, 1);
 }
 
 /* add_to_freelist (patches 05, 09, 11): link @idx in region order. */

@@ -157,18 +157,14 @@ void pagetypeinfo_showblockcount_region_print(const struct mpm_machine *m,
 					      unsigned int nid, const struct zone *z,
 					      FILE *out)
 {
-	uint64_t pfn = z->zone_start_pfn, end = zone_end_pfn(z);
-
 	for (unsigned int i = 0; i < z->nr_regions; i++) {
-		unsigned long count[MIGRATE_TYPES] = { 0 };
+		uint64_t count[MIGRATE_TYPES];
 
-		/* regions[] tile the zone in pfn order */
-		for (; pfn < end && pfn < z->regions[i].end_pfn; pfn += pageblock_nr_pages(m))
-			if (blockcount_pfn_valid(m, pfn))
-				count[get_pageblock_migratetype(m, z, pfn)]++;
+		/* the same sample rule as the homogeneity measure (homogeneity.c) */
+		mpm_region_pageblocks(m, z->id, i, count);
 		fprintf(out, "Node %d, zone %8s R%3d ", (int)nid, mpm_zone_name(z->type), (int)i);
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-			fprintf(out, "%12lu ", count[mt]);
+			fprintf(out, "%12lu ", (unsigned long)count[mt]);
 		fputc('\n', out);
 	}
 }
