@@ -46,7 +46,7 @@ static int set_policy(struct job *j)
 
 	j->cfg.policy = p;
 	if (r == 0) {
-		char err[160];
+		char err[320];
 
 		if (j->o.features && mpm_features_apply(j->o.features, &features, err, sizeof(err)))
 			return mpm_cli_fail(MPM_EXIT_FAIL, "--features: %s", err);

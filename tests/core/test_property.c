@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 	uint64_t total = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000000;
 	const char *policy = argc > 2 ? argv[2] : "mainline";
 
-	char err[160];
+	char err[320];
 
 	if (mpm_policy_features(policy, &features)) {
 		fprintf(stderr, "core/property: unknown policy '%s'\n", policy);
