@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,7 +32,8 @@
 #define MAX_RUNS	(MAX_VARIANTS * 3)
 
 struct compare {
-	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s;
+	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
+		   *jobs_s;
 	uint64_t evac_threshold;	/* --evac-threshold: 0 = patch 39's 32 */
 	bool check, help;
 	double scale;
@@ -48,10 +50,12 @@ struct compare {
 	unsigned int variant_of[MAX_RUNS];
 	struct mpm_spec_buf spec;
 	struct mpm_boot_reserve reserve;
+	struct mpm_machine_spec run_spec[MAX_RUNS];	/* the spec with the run's switches */
 	struct mpm_run_config cfg[MAX_RUNS];
 	char workload_str[MAX_RUNS][128];
 	struct mpm_run run[MAX_RUNS];
 	unsigned int nr_runs;
+	unsigned int jobs;			/* --jobs: runs executed at once */
 	FILE *json_f, *csv_f;
 };
 
@@ -59,9 +63,9 @@ static int parse_args(int argc, char **argv, struct compare *c)
 {
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
 					     "--seed", "--json", "--csv", "--thp",
-					     "--evac-threshold" };
+					     "--evac-threshold", "--jobs" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
-				  &c->json, &c->csv, &c->thp_s, &c->threshold_s };
+				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -101,6 +105,7 @@ static void usage(FILE *out)
 	fputs("usage: mempower compare --experiment cover-letter|pagetest [--scale F]\n"
 	      "                        [--policies LIST] [--seed N] [--thp never|always]\n"
 	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
+	      "                        [--jobs N]\n"
 	      "\n"
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
@@ -111,7 +116,9 @@ static void usage(FILE *out)
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
-	      "                of 32) and print what each adds to the end and minimum\n", out);
+	      "                of 32) and print what each adds to the end and minimum\n"
+	      "  --jobs N      runs executed at once, each on its own thread (default:\n"
+	      "                the online CPUs); results do not depend on it\n", out);
 }
 
 /*
@@ -194,6 +201,24 @@ static int parse_policies(struct compare *c)
 	return 0;
 }
 
+/* --jobs N, 1..MAX_RUNS; by default as many as there are online CPUs. */
+static int parse_jobs(struct compare *c)
+{
+	uint64_t v;
+	long n;
+
+	if (c->jobs_s) {
+		if (mpm_parse_u64(c->jobs_s, &v) || v == 0 || v > MAX_RUNS)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --jobs %s (expected 1 to %d)",
+					    c->jobs_s, MAX_RUNS);
+		c->jobs = (unsigned int)v;
+		return 0;
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	c->jobs = n < 1 ? 1 : n > MAX_RUNS ? MAX_RUNS : (unsigned int)n;
+	return 0;
+}
+
 static int validate(struct compare *c)
 {
 	char *end;
@@ -237,6 +262,8 @@ static int validate(struct compare *c)
 	c->seed = 1;
 	if (c->seed_s && (mpm_parse_u64(c->seed_s, &c->seed) || c->seed > INT64_MAX))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: invalid seed '%s'", c->seed_s);
+	if (parse_jobs(c))
+		return MPM_EXIT_FAIL;
 	if (c->thp_s) {
 		if (strcmp(c->thp_s, "always") && strcmp(c->thp_s, "never"))
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --thp %s (expected always or never)",
@@ -279,7 +306,6 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 
 	snprintf(c->workload_str[c->nr_runs], sizeof(c->workload_str[0]), "%s%s", workload,
 		 c->thp ? ",thp=always" : "");
-	cfg->spec = &c->spec.spec;
 	cfg->policy = c->policy[p];
 	c->variant_of[c->nr_runs] = p;
 	cfg->workload_str = c->workload_str[c->nr_runs];
@@ -292,34 +318,136 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 	c->nr_runs++;
 }
 
+/*
+ * The runs are independent -- each builds its own machine from its own copy
+ * of the spec and draws from its own generator -- so they execute on worker
+ * threads, one run per thread at a time, and the results are the same bytes
+ * whatever --jobs is.  Progress (on a terminal only) shows every run's
+ * virtual time on one line.
+ */
+struct executor {
+	struct compare *c;
+	pthread_mutex_t lock;
+	unsigned int next;		/* the next run to start */
+	int failed;			/* lowest failed run, or -1 */
+	char err[640];
+	double t[MAX_RUNS];		/* progress: virtual seconds, < 0 = not started */
+	bool tty;
+};
+
+struct progress_arg {
+	struct executor *ex;
+	unsigned int run;
+};
+
+static void print_progress_locked(struct executor *ex)
+{
+	struct compare *c = ex->c;
+
+	fputs("\r\033[Kmempower:", stderr);
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		if (ex->t[i] >= 0)
+			fprintf(stderr, " %s t=%.0f", c->cfg[i].policy, ex->t[i]);
+	fflush(stderr);
+}
+
 static void progress(void *arg, double t, double duration)
 {
+	struct progress_arg *pa = arg;
+
 	(void)duration;
-	fprintf(stderr, "\rmempower: %s: t = %.0f s", (const char *)arg, t);
-	fflush(stderr);
+	pthread_mutex_lock(&pa->ex->lock);
+	pa->ex->t[pa->run] = t;
+	print_progress_locked(pa->ex);
+	pthread_mutex_unlock(&pa->ex->lock);
+}
+
+static void set_run_switches(struct compare *c, unsigned int i)
+{
+	unsigned int v = c->variant_of[i];
+
+	c->run_spec[i] = c->spec.spec;
+	c->run_spec[i].features = c->features[v];
+	c->run_spec[i].evac_threshold = c->threshold[v] ? c->threshold[v] : c->evac_threshold;
+	c->cfg[i].spec = &c->run_spec[i];
+}
+
+static void execute_one(struct executor *ex, unsigned int i, struct progress_arg *pa)
+{
+	struct compare *c = ex->c;
+	char err[512];
+	int r;
+
+	if (ex->tty) {
+		pa->ex = ex;
+		pa->run = i;
+		c->cfg[i].progress = progress;
+		c->cfg[i].progress_arg = pa;
+	}
+	r = mpm_run_execute(&c->cfg[i], &c->run[i], err, sizeof(err));
+	pthread_mutex_lock(&ex->lock);
+	ex->t[i] = -1;
+	if (r && (ex->failed < 0 || (int)i < ex->failed)) {
+		ex->failed = (int)i;
+		snprintf(ex->err, sizeof(ex->err), "%s run: %s", c->cfg[i].policy, err);
+	}
+	pthread_mutex_unlock(&ex->lock);
+}
+
+static void *execute_worker(void *arg)
+{
+	struct executor *ex = arg;
+	struct progress_arg pa;
+
+	for (;;) {
+		unsigned int i;
+
+		pthread_mutex_lock(&ex->lock);
+		i = ex->next;
+		/* after a failure start nothing new: the command fails anyway */
+		if (i < ex->c->nr_runs && ex->failed < 0) {
+			ex->next++;
+			ex->t[i] = 0;
+		} else {
+			i = UINT32_MAX;
+		}
+		pthread_mutex_unlock(&ex->lock);
+		if (i == UINT32_MAX)
+			return NULL;
+		execute_one(ex, i, &pa);
+	}
 }
 
 static int execute(struct compare *c)
 {
-	for (unsigned int i = 0; i < c->nr_runs; i++) {
-		char err[512];
+	struct executor *ex = calloc(1, sizeof(*ex));
+	pthread_t tid[MAX_RUNS];
+	unsigned int n = c->jobs < c->nr_runs ? c->jobs : c->nr_runs, started = 0;
+	int r = 0;
 
-		c->spec.spec.features = c->features[c->variant_of[i]];
-		c->spec.spec.evac_threshold = c->threshold[c->variant_of[i]] ?
-					      c->threshold[c->variant_of[i]] : c->evac_threshold;
-		if (isatty(2)) {
-			c->cfg[i].progress = progress;
-			c->cfg[i].progress_arg = (void *)c->cfg[i].policy;
-		}
-		if (mpm_run_execute(&c->cfg[i], &c->run[i], err, sizeof(err))) {
-			if (isatty(2))
-				fputc('\n', stderr);
-			return mpm_cli_fail(MPM_EXIT_FAIL, "%s run: %s", c->cfg[i].policy, err);
-		}
-		if (isatty(2))
-			fputs("\r\033[K", stderr);
+	if (!ex)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
+	ex->c = c;
+	ex->failed = -1;
+	ex->tty = isatty(2);
+	pthread_mutex_init(&ex->lock, NULL);
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		ex->t[i] = -1;
+		set_run_switches(c, i);
 	}
-	return 0;
+	/* the calling thread is one of the workers */
+	while (started + 1 < n && !pthread_create(&tid[started], NULL, execute_worker, ex))
+		started++;
+	execute_worker(ex);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	if (ex->tty)
+		fputs("\r\033[K", stderr);
+	if (ex->failed >= 0)
+		r = mpm_cli_fail(MPM_EXIT_FAIL, "%s", ex->err);
+	pthread_mutex_destroy(&ex->lock);
+	free(ex);
+	return r;
 }
 
 /*

@@ -41,6 +41,10 @@ expect_error 1 "invalid seed '9223372036854775808'" \
 	compare --experiment pagetest --seed 9223372036854775808
 expect_error 1 "--thp sometimes (expected always or never)" \
 	compare --experiment pagetest --thp sometimes
+for j in 0 x -1 97 1.5 ""; do
+	expect_error 1 "compare: --jobs $j (expected 1 to 96)" compare --experiment pagetest --jobs "$j"
+done
+expect_error 2 "option '--jobs' needs a value" compare --experiment pagetest --jobs
 
 # Unwritable outputs fail at once, before the full-size cover-letter run
 # (minutes) could start, and leave nothing behind.
@@ -119,6 +123,17 @@ run_mpm "${C[@]}" --check --json "$TMP/b.json"
 expect "[ $rc -eq 0 ]" "cover-letter again, with --check: exit $rc ($err)"
 expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different JSON"
 expect "! cmp -s '$TMP/a.json' <(strip_host '$TMP/a.json')" "strip_host removed nothing"
+
+# runs execute on --jobs threads at once: the results do not depend on it
+P=(--policies mainline,sorted,full)
+run_mpm "${C[@]}" "${P[@]}" --jobs 1 --json "$TMP/j1.json"
+expect "[ $rc -eq 0 ]" "--jobs 1: exit $rc ($err)"
+out1=$out
+run_mpm "${C[@]}" "${P[@]}" --jobs 3 --json "$TMP/j3.json"
+expect "[ $rc -eq 0 ]" "--jobs 3: exit $rc ($err)"
+expect "[ \"\$out\" = \"\$out1\" ]" "--jobs 3 printed another table than --jobs 1"
+expect "cmp -s <(strip_host '$TMP/j1.json') <(strip_host '$TMP/j3.json')" "--jobs 3 changed the JSON"
+expect "[ \$(grep -c '\"policy\": ' '$TMP/j3.json') -eq 3 ]" "--jobs 3: want 3 runs"
 
 # ebizzy through mempower run
 run_mpm run --workload ebizzy:s=8M,n=2,t=4,S=2,instances=2 --machine 2G --duration 20 --json -
