@@ -407,7 +407,8 @@ static int check_bias_order(struct check *c, const struct zone *z, int mt)
 {
 	const struct sorted_free_lists *s = z->sorted;
 
-	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+	/* orders up to bias_stale are refreshed when an allocation needs them */
+	for (unsigned int o = (unsigned int)(s->bias_stale[mt] + 1); o < MAX_ORDER; o++) {
 		unsigned int best = o;
 
 		for (unsigned int k = o + 1; k < MAX_ORDER; k++)

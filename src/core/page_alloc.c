@@ -57,16 +57,17 @@ static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
  * enough contiguous memory.  Empty lists have next_region NO_REGION.
  *
  * The patch scans the orders above @cur on every call; the answer, the
- * lowest (next_region, order) among the orders >= @cur, is kept up to date
- * in bias_order as next_region changes (sorted.h), so this is a lookup.
+ * lowest (next_region, order) among the orders >= @cur, is kept in
+ * bias_order and refreshed only where next_region changed since the last
+ * allocation (sorted.h), so this is usually a lookup.
  */
-static inline unsigned int region_bias_order(const struct zone *z, unsigned int cur,
+static inline unsigned int region_bias_order(struct zone *z, unsigned int cur,
 					     int migratetype)
 {
-	unsigned int alloc_order = z->sorted->bias_order[migratetype][cur];
+	unsigned int alloc_order = bias_order_of(z->sorted, migratetype, cur);
 
 	if (alloc_order != cur)
-		ADD_ONCE(((struct zone *)z)->ev[ZEV_REGION_BIAS], 1);
+		ADD_ONCE(z->ev[ZEV_REGION_BIAS], 1);
 	return alloc_order;
 }
 

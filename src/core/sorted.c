@@ -39,6 +39,7 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 			region_bitmap_init(&fl->map, s->bitmap_mem + i * words, nr);
 			s->next_region[mt][o] = NO_REGION;
 			s->bias_order[mt][o] = (uint8_t)o;	/* all empty: ties go to the lowest */
+			s->bias_stale[mt] = -1;
 		}
 	m->metadata_bytes += sizeof(*s) + lists * (nr * sizeof(*s->mr_mem) +
 						   words * sizeof(*s->bitmap_mem));

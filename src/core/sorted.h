@@ -65,10 +65,14 @@ struct sorted_free_lists {
 	/*
 	 * bias_order[mt][o]: of the orders >= o, the one with the lowest
 	 * next_region (the lowest such order on a tie) -- what region_bias
-	 * finds by scanning up from o.  Kept up to date as next_region changes,
-	 * which is rarer than allocation, so __rmqueue_smallest looks it up.
+	 * finds by scanning up from o.  Valid above bias_stale[mt], the
+	 * highest order whose next_region changed since (-1: all valid);
+	 * __rmqueue_smallest refreshes what it needs.  A split or a run of
+	 * merges changes several orders' next_region, so refreshing once per
+	 * allocation instead of once per change keeps the free path cheap.
 	 */
 	uint8_t bias_order[MIGRATE_TYPES][MAX_ORDER];
+	int8_t bias_stale[MIGRATE_TYPES];
 	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
 	/* page index -> zone region id, without the machine: see block_region() */
 	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
@@ -113,24 +117,37 @@ static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t 
 }
 
 /*
- * Recompute bias_order[@mt][0..@order] after next_region[@mt][@order]
- * changed: bias_order[o] = the better of order o and bias_order[o + 1].
- * Below @order, once the answer is what it was and is not @order (whose
- * key changed), every lower entry is unchanged too.
+ * Refresh bias_order[@mt][@cur..bias_stale]: each entry is the better of
+ * its own order and the entry above, from the highest stale order down.
+ * Entries below @cur stay stale until an allocation needs them.
  */
-static inline void update_bias_order(struct sorted_free_lists *s, int mt, unsigned int order)
+static inline void refresh_bias_order(struct sorted_free_lists *s, int mt, unsigned int cur)
 {
 	const uint32_t *next_region = s->next_region[mt];
 	uint8_t *bias = s->bias_order[mt];
-	unsigned int best = order < MAX_ORDER - 1 ? bias[order + 1] : order;
+	int stale = s->bias_stale[mt];
+	unsigned int best = stale < MAX_ORDER - 1 ? bias[stale + 1] : (unsigned int)stale;
+	uint32_t best_rid = next_region[best];
 
-	for (int o = (int)order; o >= 0; o--) {
-		if (next_region[o] <= next_region[best])
+	/* the best key rides in a register: no load depends on the last compare */
+	for (int o = stale; o >= (int)cur; o--) {
+		uint32_t rid = next_region[o];
+
+		if (rid <= best_rid) {
 			best = (unsigned int)o;
-		if (bias[o] == best && best != order && o < (int)order)
-			return;
+			best_rid = rid;
+		}
 		bias[o] = (uint8_t)best;
 	}
+	s->bias_stale[mt] = (int8_t)((int)cur - 1);
+}
+
+/* bias_order[@mt][@cur], refreshed first if a change made it stale. */
+static inline unsigned int bias_order_of(struct sorted_free_lists *s, int mt, unsigned int cur)
+{
+	if (s->bias_stale[mt] >= (int)cur)
+		refresh_bias_order(s, mt, cur);
+	return s->bias_order[mt][cur];
 }
 
 /* next_region of free_list[@mt] of @order becomes @rid. */
@@ -138,7 +155,8 @@ static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned
 				   uint32_t rid)
 {
 	s->next_region[mt][order] = rid;
-	update_bias_order(s, mt, order);
+	if ((int)order > s->bias_stale[mt])
+		s->bias_stale[mt] = (int8_t)order;
 }
 
 /*
