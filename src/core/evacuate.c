@@ -3,8 +3,8 @@
  * evacuate_mem_region (v4 patches 34-35) and should_evacuate_region (patch
  * 39): the page-moving half of the design, in the library.  What starts it
  * is the free-path trigger of patch 40 (mempower_work.c) and kmempowerd
- * (patches 36-38), so far the simulator's kernel thread in
- * src/sim/kmempowerd.c.
+ * (patches 36-38): the library's thread in kmempowerd.c, the simulator's
+ * kernel thread in src/sim/kmempowerd.c.
  *
  * The patch generalises CMA's compaction into compact_range() and runs it
  * asynchronously, once, over the source region's pfns only: used pages are

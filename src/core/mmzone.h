@@ -109,6 +109,7 @@ struct zone_mem_region {
 struct sorted_free_lists;
 struct region_allocator;
 struct mempower_work;
+struct kmpd_ctl;
 
 /* Zone-level events counted under zone->lock. */
 enum zone_event {
@@ -234,6 +235,7 @@ struct mpm_machine {
 	 */
 	void (*_Atomic mempower_notify)(void *arg, unsigned int nid);
 	void *mempower_notify_arg;
+	struct kmpd_ctl *kmpd;		/* kmempowerd.c: the library's threads, once started */
 	uint64_t total_present;
 
 	struct pglist_data node_data[MPM_MAX_NUMNODES];
@@ -330,6 +332,9 @@ bool __zone_watermark_ok(const struct zone *z, unsigned int order,
 
 /* reserve.c */
 void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z);
+
+/* kmempowerd.c: stop the library's threads and free their state */
+void kmempowerd_destroy(struct mpm_machine *m);
 
 /* zonelist.c */
 void build_all_zonelists(struct mpm_machine *m);
