@@ -14,7 +14,9 @@
  * every slot must be where the reverse map says with the content written,
  * no page may carry an owner that no slot names, and mpm_check must pass;
  * then one owner munmaps everything and kmempowerd starts again and works
- * off the queue before the owners go on.  Pages must actually have moved,
+ * off the queue before the owners go on.  Meanwhile a toggler thread stops
+ * and restarts kmempowerd every 2 ms under the owners' load: no stop may
+ * hang and no wakeup be lost.  Pages must actually have moved,
  * and the owners must have seen every move the library counted.  Under the
  * tsan preset this shows the protocol free of data races (for the
  * interleavings the run met; raced counts the pages it saw change hands).
@@ -253,6 +255,10 @@ static uint64_t verify_all(void)
 }
 
 static uint64_t round_mismatches;
+/* start and stop are the caller's to serialise: the toggler and the rounds */
+static pthread_mutex_t kmpd_ctl = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool owners_done;
+static unsigned int toggles;
 
 /* Regions queued in any zone (take() only copies the mask). */
 static int queued_regions(void)
@@ -295,11 +301,36 @@ static void *owner_thread(void *arg)
 			one_op(a);
 		/* all owners paused: stop kmempowerd, check everything, restart */
 		if (pthread_barrier_wait(&barrier) == PTHREAD_BARRIER_SERIAL_THREAD) {
+			pthread_mutex_lock(&kmpd_ctl);
 			mpm_kmempowerd_stop(m);
 			round_mismatches += verify_all();
 			quiet_evacuation(&as[round % NR_OWNERS]);
+			pthread_mutex_unlock(&kmpd_ctl);
 		}
 		pthread_barrier_wait(&barrier);
+	}
+	return NULL;
+}
+
+/*
+ * Stop and start again every few milliseconds while the owners fault and
+ * free, so that stops meet a worker asleep, waking or in mid-region, and
+ * notifies meet a worker that is gone.
+ */
+static void *toggler(void *arg)
+{
+	struct timespec pause = { 0, 2000000 };
+
+	(void)arg;
+	while (!atomic_load(&owners_done)) {
+		nanosleep(&pause, NULL);
+		pthread_mutex_lock(&kmpd_ctl);
+		if (mpm_kmempowerd_running(m)) {
+			mpm_kmempowerd_stop(m);
+			REQUIRE(mpm_kmempowerd_start(m, NULL) == 0);
+			toggles++;
+		}
+		pthread_mutex_unlock(&kmpd_ctl);
 	}
 	return NULL;
 }
@@ -336,7 +367,7 @@ int main(void)
 	struct mpm_kmempowerd_stats st;
 	struct mpm_counters c;
 	struct test_machine t;
-	pthread_t tid[NR_OWNERS];
+	pthread_t tid[NR_OWNERS], toggle_tid;
 	uint64_t mismatches = 0, moved = 0, reclaimed = 0;
 	double t0 = seconds();
 
@@ -380,8 +411,11 @@ int main(void)
 	REQUIRE(mpm_kmempowerd_start(m, NULL) == 0);
 	for (unsigned int o = 0; o < NR_OWNERS; o++)
 		REQUIRE(pthread_create(&tid[o], NULL, owner_thread, &as[o]) == 0);
+	REQUIRE(pthread_create(&toggle_tid, NULL, toggler, NULL) == 0);
 	for (unsigned int o = 0; o < NR_OWNERS; o++)
 		pthread_join(tid[o], NULL);
+	atomic_store(&owners_done, true);
+	pthread_join(toggle_tid, NULL);
 	mpm_kmempowerd_stop(m);
 	mismatches = round_mismatches + verify_all();
 
@@ -394,13 +428,13 @@ int main(void)
 	}
 	printf("kmempowerd: queued %llu, wakeups %llu, evacuations %llu (completed %llu, "
 	       "aborted %llu), migrated %llu (%llu KiB), reclaimed %llu, failed %llu, "
-	       "raced %llu, cpu %.3f s; mismatches %llu; %.1f s\n",
+	       "raced %llu, cpu %.3f s; %u restarts; mismatches %llu; %.1f s\n",
 	       (unsigned long long)st.queued, (unsigned long long)st.wakeups,
 	       (unsigned long long)st.evacuations, (unsigned long long)st.completed,
 	       (unsigned long long)st.aborted, (unsigned long long)st.migrated,
 	       (unsigned long long)(st.bytes_copied >> 10), (unsigned long long)st.reclaimed,
 	       (unsigned long long)st.migrate_failed, (unsigned long long)st.raced,
-	       st.cpu_ns / 1e9,
+	       st.cpu_ns / 1e9, toggles,
 	       (unsigned long long)mismatches, seconds() - t0);
 	CHECK_EQ_U(mismatches, 0);
 	CHECK_EQ_U(atomic_load(&protocol_errors), 0);
@@ -408,6 +442,7 @@ int main(void)
 	CHECK(st.evacuations > 0);
 	CHECK(st.migrated > 0);
 	CHECK(st.reclaimed > 0);
+	CHECK(toggles > 0);
 	/* the owners saw every move and reclaim; the library counted the same */
 	CHECK_EQ_U(st.migrated, moved);
 	CHECK_EQ_U(st.reclaimed, reclaimed);
