@@ -18,23 +18,51 @@
 /* MAX_MEMPWR_MIGRATE_PAGES of patch 39: evacuate only regions this lightly used. */
 #define MPM_MAX_MEMPWR_MIGRATE_PAGES	32u
 
+/*
+ * The owners' side of migration.  Threaded use (kmempowerd.h) needs lock
+ * and unlock; single-threaded use (the simulator) may leave them NULL.
+ *
+ * The protocol, the page-table lock of the kernel in small: an owner sets
+ * and clears the reverse-map entries of its pages (mpm_rmap_set/_clear),
+ * changes its own pfn references, and frees its pages only while holding
+ * its own lock -- the one lock(@owner) takes.  Evacuation reads a pfn's
+ * owner without that lock, then calls lock(owner) and re-reads the entry:
+ * if the page is still that owner's, nothing can free, reuse or rewrite it
+ * until unlock, so move()/reclaim_clean(), the content tag's copy and both
+ * reverse-map updates happen as one step for that owner and for anyone
+ * who checks it under the same lock.  A page freed, or freed and given to
+ * another owner, between the two reads fails the re-check and is skipped;
+ * the source page is freed after unlock, when no owner refers to it.
+ */
 struct mpm_migrate_ops {
 	/*
 	 * The page @owner holds at @index moves from @from to @to: update the
 	 * owner's reference.  0, or -1 when the page cannot move now (pinned):
-	 * it is skipped and counted as failed.  Called with no allocator lock held.
+	 * it is skipped and counted as failed.  Called with no allocator lock
+	 * held and, when lock is set, with the owner's lock held.
 	 */
 	int (*move)(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to);
 	/*
 	 * reclaim_clean: if the page is clean page cache, the owner drops it
 	 * and returns 1 (the library then frees it); 0 to have it moved.
-	 * NULL: never reclaim.
+	 * NULL: never reclaim.  Called like move.
 	 */
 	int (*reclaim_clean)(void *arg, uint32_t owner, uint32_t index, uint64_t pfn);
 	void *arg;
+	/*
+	 * Take the lock under which @owner changes its pages (see above); 0,
+	 * or -1 when the owner is gone (its pages are skipped).  It may sleep;
+	 * it must not call the allocator.  NULL: no other thread touches owned
+	 * pages during evacuation.
+	 */
+	int (*lock)(void *arg, uint32_t owner);
+	void (*unlock)(void *arg, uint32_t owner);
 };
 
-/* Register the owners' callbacks (copied).  Evacuation needs them and the reverse map. */
+/*
+ * Register the owners' callbacks (copied).  Evacuation needs them and the
+ * reverse map.  Not while kmempowerd runs.
+ */
 MPM_API void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
 
 /* should_evacuate_region (patch 39): not region 0, and 0 < used pages <= @threshold. */
@@ -46,6 +74,7 @@ struct mpm_evac_result {
 	uint64_t migrated;	/* pages moved to a lower region */
 	uint64_t reclaimed;	/* clean page cache dropped instead */
 	uint64_t failed;	/* owned pages that could not move (pinned, huge) */
+	uint64_t raced;		/* freed or reused by its owner before kmempowerd got to it */
 	bool aborted;		/* a target page was not below the region, or none was free */
 };
 
@@ -54,7 +83,9 @@ struct mpm_evac_result {
  * @rid of zone @zid, in batches of 32 pages; targets are order-0 movable
  * pages straight from the buddy lists (lowest region first), and the pass
  * aborts as soon as a target lies in a region >= @rid.  Sources are freed
- * on @cpu.  Returns 0, or -1 without the reverse map or the callbacks.
+ * on @cpu, which the caller must own as for mpm_free_pages.  Other threads
+ * may allocate, fault and free meanwhile when the owners' lock and unlock
+ * are set.  Returns 0, or -1 without the reverse map or the callbacks.
  */
 MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
 				unsigned int cpu, bool reclaim_clean,

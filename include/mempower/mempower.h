@@ -13,6 +13,7 @@
 #include "check.h"
 #include "rmap.h"
 #include "evacuate.h"
+#include "kmempowerd.h"
 
 MPM_API const char *mpm_version(void);
 

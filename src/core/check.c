@@ -227,11 +227,11 @@ static int check_unowned(struct check *c, const struct zone *z, uint64_t pfn,
 	if (!c->m->rmap)
 		return 0;
 	for (uint64_t p = pfn; p < pfn + (1ull << order); p++)
-		if (c->m->rmap[pfn_to_idx(c->m, p)].owner != MPM_NO_OWNER)
+		if (READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].owner) != MPM_NO_OWNER)
 			return bad(c, z, "free pfn %llu still has owner %u index %u",
 				   (unsigned long long)p,
-				   c->m->rmap[pfn_to_idx(c->m, p)].owner,
-				   c->m->rmap[pfn_to_idx(c->m, p)].index);
+				   READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].owner),
+				   READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].index));
 	return 0;
 }
 

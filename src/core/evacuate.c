@@ -2,8 +2,9 @@
 /*
  * evacuate_mem_region (v4 patches 34-35) and should_evacuate_region (patch
  * 39): the page-moving half of the design, in the library.  What starts it
- * (the free-path triggers of patch 40 and the kmempowerd worker of patches
- * 36-38) is not here yet.
+ * is the free-path trigger of patch 40 (mempower_work.c) and kmempowerd
+ * (patches 36-38): the library's thread in kmempowerd.c, the simulator's
+ * kernel thread in src/sim/kmempowerd.c.
  *
  * The patch generalises CMA's compaction into compact_range() and runs it
  * asynchronously, once, over the source region's pfns only: used pages are
@@ -63,46 +64,123 @@ struct evac_batch {
 	unsigned int nr;
 };
 
+/*
+ * Evacuation against the owners (the protocol of evacuate.h).  The kernel
+ * isolates a page -- takes it off the LRU holding a reference, so that the
+ * owner's put_page cannot free it -- and serialises the PTE switch with the
+ * owner's page-table lock.  Here the owner's own lock does both: the batch
+ * was collected without it, so each page's owner is looked up again, its
+ * lock taken, and the entry re-read under it.  Only an owner changes its
+ * pages' entries, and only under that lock, so an entry that still names
+ * the owner means the owner still holds the page, order 0 and allocated,
+ * at that index with that content; it stays so until unlock.  An entry
+ * that changed was freed (skipped) or freed and reused (it is another
+ * owner's page now; the next run of this region finds it).
+ *
+ * The allocation and free fast paths pay nothing for this: no page flag,
+ * no atomic read-modify-write; the owner's lock is the one it takes anyway
+ * around its own page tables.  The cost is kmempowerd's: one lock round
+ * trip per page moved.  Without ops->lock (one thread) the re-read finds
+ * what the first read found.
+ *
+ * Returns the locked owner and the page's @index, or MPM_NO_OWNER.
+ */
+static uint32_t lock_page_owner(struct mpm_machine *m, uint64_t pfn, uint32_t *index,
+				struct mpm_evac_result *res)
+{
+	const struct mpm_migrate_ops *ops = &m->migrate_ops;
+	uint32_t idx = pfn_to_idx(m, pfn);
+	uint32_t owner = READ_ONCE(m->rmap[idx].owner);
+
+	if (owner == MPM_NO_OWNER) {
+		res->raced += !!ops->lock;	/* freed since the walk saw it */
+		return MPM_NO_OWNER;
+	}
+	if (ops->lock) {
+		if (ops->lock(ops->arg, owner)) {
+			res->raced++;		/* the owner is going away */
+			return MPM_NO_OWNER;
+		}
+		if (READ_ONCE(m->rmap[idx].owner) != owner ||
+		    READ_ONCE(m->pages[idx].flags) != PG_alloc ||
+		    READ_ONCE(m->pages[idx].order) != 0) {
+			ops->unlock(ops->arg, owner);
+			res->raced++;
+			return MPM_NO_OWNER;
+		}
+	}
+	*index = READ_ONCE(m->rmap[idx].index);
+	return owner;
+}
+
+static void unlock_page_owner(struct mpm_machine *m, uint32_t owner)
+{
+	const struct mpm_migrate_ops *ops = &m->migrate_ops;
+
+	if (ops->unlock)
+		ops->unlock(ops->arg, owner);
+}
+
+/*
+ * One page: reclaimed, moved, or left (failed).  Under the owner's lock the
+ * owner learns the new pfn, the content tag is copied and both reverse-map
+ * entries change; the source is freed after unlock.  -1 when the run must
+ * abort, else 0.
+ */
+static int migrate_one(struct mpm_machine *m, struct zone *z, unsigned int rid,
+		       unsigned int cpu, bool reclaim_clean, uint64_t from,
+		       struct mpm_evac_result *res)
+{
+	const struct mpm_migrate_ops *ops = &m->migrate_ops;
+	uint32_t index, owner = lock_page_owner(m, from, &index, res);
+	uint32_t tidx;
+	uint64_t to;
+
+	if (owner == MPM_NO_OWNER)
+		return 0;
+	if (reclaim_clean && ops->reclaim_clean &&
+	    ops->reclaim_clean(ops->arg, owner, index, from) == 1) {
+		mpm_rmap_clear(m, from);
+		unlock_page_owner(m, owner);
+		mpm_free_pages(m, from, 0, cpu);
+		res->reclaimed++;
+		return 0;
+	}
+	tidx = alloc_migrate_target(m, z, cpu);
+	if (tidx == UINT32_MAX) {
+		unlock_page_owner(m, owner);
+		return -1;
+	}
+	to = idx_to_pfn(m, tidx);
+	if (pfn_zone_region_id(m, z, to) >= rid) {
+		/* no lower region has room: moving would not empty this one */
+		unlock_page_owner(m, owner);
+		mpm_free_pages(m, to, 0, cpu);
+		return -1;
+	}
+	if (ops->move(ops->arg, owner, index, from, to)) {
+		unlock_page_owner(m, owner);
+		mpm_free_pages(m, to, 0, cpu);
+		res->failed++;
+		return 0;
+	}
+	/* copy the content: the owner wrote it under the lock we hold */
+	mpm_rmap_set(m, to, owner, index, m->pages[pfn_to_idx(m, from)].private);
+	mpm_rmap_clear(m, from);
+	unlock_page_owner(m, owner);
+	mpm_free_pages(m, from, 0, cpu);
+	res->migrated++;
+	return 0;
+}
+
 /* Move or reclaim the batch's pages; false when the run must abort. */
 static bool migrate_batch(struct mpm_machine *m, struct zone *z, unsigned int rid,
 			  unsigned int cpu, bool reclaim_clean, struct evac_batch *b,
 			  struct mpm_evac_result *res)
 {
-	const struct mpm_migrate_ops *ops = &m->migrate_ops;
-
-	for (unsigned int i = 0; i < b->nr; i++) {
-		uint64_t from = b->pfn[i], to;
-		uint32_t index, content, owner = mpm_rmap_get(m, from, &index, &content);
-		uint32_t tidx;
-
-		if (owner == MPM_NO_OWNER)
-			continue;	/* freed since it was isolated */
-		if (reclaim_clean && ops->reclaim_clean &&
-		    ops->reclaim_clean(ops->arg, owner, index, from) == 1) {
-			mpm_rmap_clear(m, from);
-			mpm_free_pages(m, from, 0, cpu);
-			res->reclaimed++;
-			continue;
-		}
-		tidx = alloc_migrate_target(m, z, cpu);
-		if (tidx == UINT32_MAX)
+	for (unsigned int i = 0; i < b->nr; i++)
+		if (migrate_one(m, z, rid, cpu, reclaim_clean, b->pfn[i], res))
 			return false;
-		to = idx_to_pfn(m, tidx);
-		if (pfn_zone_region_id(m, z, to) >= rid) {
-			/* no lower region has room: moving would not empty this one */
-			mpm_free_pages(m, to, 0, cpu);
-			return false;
-		}
-		if (ops->move(ops->arg, owner, index, from, to)) {
-			mpm_free_pages(m, to, 0, cpu);
-			res->failed++;
-			continue;
-		}
-		mpm_rmap_set(m, to, owner, index, content);
-		mpm_rmap_clear(m, from);
-		mpm_free_pages(m, from, 0, cpu);
-		res->migrated++;
-	}
 	b->nr = 0;
 	return true;
 }
@@ -123,7 +201,7 @@ static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned
 		uint8_t flags = READ_ONCE(page->flags);
 
 		res->scanned++;
-		if (flags != PG_alloc || !m->rmap[pfn_to_idx(m, pfn)].owner) {
+		if (flags != PG_alloc || !READ_ONCE(m->rmap[pfn_to_idx(m, pfn)].owner)) {
 			pfn += flags & PG_buddy ? 1ull << order : 1;
 			continue;
 		}

@@ -34,6 +34,7 @@ void mempower_work_destroy(struct zone *z)
 static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t rid)
 {
 	struct mempower_work *w = z->mpw;
+	void (*notify)(void *arg, unsigned int nid);
 	bool queued = false;
 
 	spin_lock(&w->lock);
@@ -46,8 +47,9 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
 	if (!queued)
 		return;
 	ADD_ONCE(w->ev[MPW_QUEUED], 1);
-	if (m->mempower_notify)
-		m->mempower_notify(m->mempower_notify_arg, z->node);
+	notify = atomic_load_explicit(&m->mempower_notify, memory_order_acquire);
+	if (notify)
+		notify(m->mempower_notify_arg, z->node);
 }
 
 /*
@@ -109,6 +111,7 @@ void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint3
 void mpm_set_mempower_notify(struct mpm_machine *m, void (*fn)(void *arg, unsigned int nid),
 			     void *arg)
 {
-	m->mempower_notify = fn;
+	/* the arg first: a free path that sees the hook sees its arg */
 	m->mempower_notify_arg = arg;
+	atomic_store_explicit(&m->mempower_notify, fn, memory_order_release);
 }

@@ -109,6 +109,7 @@ struct zone_mem_region {
 struct sorted_free_lists;
 struct region_allocator;
 struct mempower_work;
+struct kmpd_ctl;
 
 /* Zone-level events counted under zone->lock. */
 enum zone_event {
@@ -195,10 +196,14 @@ struct pglist_data {
 	struct zonelist zonelists[2][MAX_NR_ZONES];
 };
 
-/* Reverse map entry (rmap.c): who owns an allocated page. */
+/*
+ * Reverse map entry (rmap.c): who owns an allocated page.  Written by the
+ * owner under its own lock, read by kmempowerd before it takes that lock:
+ * relaxed atomics, plain moves on x86.
+ */
 struct mpm_rmap_entry {
-	uint32_t owner;
-	uint32_t index;
+	_Atomic uint32_t owner;
+	_Atomic uint32_t index;
 };
 
 struct mpm_machine {
@@ -222,9 +227,15 @@ struct mpm_machine {
 	unsigned long features;
 	uint64_t evac_threshold;	/* should_evacuate_region's used-page bound */
 	bool system_running;		/* boot freeing done: evacuation triggers armed */
-	/* called (under a zone lock) when a region is queued for kmempowerd */
-	void (*mempower_notify)(void *arg, unsigned int nid);
+	/*
+	 * called (under a zone lock) when a region is queued for kmempowerd;
+	 * the arg is stored before the hook is published (release), and the
+	 * hook is loaded with acquire, so a thread that frees while the
+	 * library's kmempowerd installs itself sees a matching pair
+	 */
+	void (*_Atomic mempower_notify)(void *arg, unsigned int nid);
 	void *mempower_notify_arg;
+	struct kmpd_ctl *kmpd;		/* kmempowerd.c: the library's threads, once started */
 	uint64_t total_present;
 
 	struct pglist_data node_data[MPM_MAX_NUMNODES];
@@ -321,6 +332,9 @@ bool __zone_watermark_ok(const struct zone *z, unsigned int order,
 
 /* reserve.c */
 void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z);
+
+/* kmempowerd.c: stop the library's threads and free their state */
+void kmempowerd_destroy(struct mpm_machine *m);
 
 /* zonelist.c */
 void build_all_zonelists(struct mpm_machine *m);

@@ -4,7 +4,9 @@
  * page array, allocated on first use.  The content tag lives in the page's
  * own `private` word: the page struct is written on allocation anyway, so
  * the tag costs no extra cache miss, and it travels with the page.  The
- * owner serialises access to its own pages.
+ * owner serialises access to its own pages: it sets and clears their
+ * entries and tags under its own lock, which kmempowerd takes too before it
+ * moves one (evacuate.c); only owner and index are read without that lock.
  */
 #include <stdlib.h>
 
@@ -31,14 +33,14 @@ void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 {
 	uint32_t idx = pfn_to_idx(m, pfn);
 
-	m->rmap[idx].owner = owner;
-	m->rmap[idx].index = index;
+	WRITE_ONCE(m->rmap[idx].owner, owner);
+	WRITE_ONCE(m->rmap[idx].index, index);
 	m->pages[idx].private = content;
 }
 
 void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
 {
-	m->rmap[pfn_to_idx(m, pfn)].owner = MPM_NO_OWNER;
+	WRITE_ONCE(m->rmap[pfn_to_idx(m, pfn)].owner, MPM_NO_OWNER);
 }
 
 uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index,
@@ -50,10 +52,10 @@ uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index
 		return MPM_NO_OWNER;
 	idx = pfn_to_idx(m, pfn);
 	if (index)
-		*index = m->rmap[idx].index;
+		*index = READ_ONCE(m->rmap[idx].index);
 	if (content)
 		*content = m->pages[idx].private;
-	return m->rmap[idx].owner;
+	return READ_ONCE(m->rmap[idx].owner);
 }
 
 void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn)

@@ -427,6 +427,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 {
 	if (!m)
 		return;
+	kmempowerd_destroy(m);
 	for (unsigned int n = 0; n < MPM_MAX_NUMNODES; n++)
 		for (int t = 0; t < MAX_NR_ZONES; t++) {
 			free(m->node_data[n].zonelists[0][t].zones);

@@ -141,7 +141,9 @@ static unsigned int last_cpu_of(const struct ksim *k, unsigned int nid)
 
 int ksim_start_kmempowerd(struct ksim *k)
 {
-	struct mpm_migrate_ops ops = { ksim_migrate_page, ksim_reclaim_clean, k };
+	struct mpm_migrate_ops ops = {
+		.move = ksim_migrate_page, .reclaim_clean = ksim_reclaim_clean, .arg = k,
+	};
 	unsigned int nodes = mpm_nr_nodes(k->m);
 
 	mpm_set_migrate_ops(k->m, &ops);

@@ -65,7 +65,7 @@ static unsigned int pages_in_region(struct mpm_machine *m, int rid)
 
 int main(void)
 {
-	struct mpm_migrate_ops ops = { move, reclaim, NULL };
+	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
 	struct mpm_evac_result res;
 	struct test_machine t;
 	struct mpm_machine *m;
