@@ -320,6 +320,22 @@ static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone
 }
 
 /*
+ * The cheapest test of region_is_evac_candidate (patch 40) first, inline:
+ * should_evacuate_region's used <= threshold, on the region whose count
+ * the free just updated (a cache-hot line).  Almost every free is into a
+ * region far fuller than 32 pages and stops here; evac_trigger() checks
+ * the rest out of line.
+ */
+static inline bool region_few_used(const struct mpm_machine *m, const struct zone *z,
+				   uint32_t idx)
+{
+	const struct zone_mem_region *r =
+		&z->regions[pfn_zone_region_id(m, z, idx_to_pfn(m, idx))];
+
+	return r->present_pages - r->nr_free <= m->evac_threshold;
+}
+
+/*
  * __free_one_page: free a block and merge it with its buddies as far as
  * they are free, then put it on the free list of @migratetype -- at the tail
  * when the buddy of the next-higher order is free, since the block is then
@@ -378,7 +394,8 @@ out:
 	    try_return_region(m, z, idx, order, migratetype))
 		return;
 	/* patch 40: a region not returned may be worth evacuating */
-	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS))
+	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS) &&
+	    region_few_used(m, z, freed_idx))
 		evac_trigger(m, z, freed_idx);
 }
 
