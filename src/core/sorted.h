@@ -173,9 +173,8 @@ static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int
 }
 
 /* add_to_freelist (patches 05, 09, 11): link @idx in region order. */
-static inline __attribute__((always_inline)) void
-sorted_add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
-		       unsigned int order, int mt)
+static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
+					  uint32_t idx, unsigned int order, int mt)
 {
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
@@ -220,9 +219,8 @@ static inline void set_next_region_in_freelist(struct mpm_page *pg,
  * next_region's bookkeeping can change, and the new head's region is its
  * index's: no page is touched for it.
  */
-static inline __attribute__((always_inline)) void
-rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
-			  unsigned int order, int mt)
+static inline void rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z,
+					     uint32_t idx, unsigned int order, int mt)
 {
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
