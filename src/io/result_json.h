@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "io/machine_spec.h"
+#include "power/power.h"
 #include "sim/run.h"
 
 #define MPM_RESULT_SCHEMA "mempower.result/1"
@@ -24,6 +25,13 @@ struct mpm_result_input {
 	const struct mpm_run *runs;		/* all on machines built from spec */
 	size_t nr_runs;
 	bool with_host;				/* false: leave "host" out */
+	/*
+	 * [nr_memspecs][nr_runs], or NULL: no "power".  The first memspec's
+	 * figures are the run's "power", the others' its "power_other".
+	 */
+	const struct mpm_power_result *power;
+	const struct mpm_power_saving *saving;	/* the same shape, or NULL */
+	unsigned int nr_memspecs;		/* 0 counts as 1 */
 };
 
 /* A new reference, or NULL on ENOMEM. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/run.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,143 @@ static double host_seconds(void)
 
 static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id);
 
+/* Where region boundaries start on node @nid (topology.c's region_base_pfn). */
+static uint64_t region_base(const struct mpm_machine_spec *s, unsigned int nid)
+{
+	uint64_t base = UINT64_MAX;
+
+	if (s->region_absolute)
+		return 0;
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		if (s->zones[i].node == nid && s->zones[i].start_pfn < base)
+			base = s->zones[i].start_pfn;
+	if (s->node_start_pfn[nid] && s->node_start_pfn[nid] < base)
+		base = s->node_start_pfn[nid];
+	return base == UINT64_MAX ? 0 : base;
+}
+
+/*
+ * The power model's regions: every zone region with present pages, in the
+ * order mpm_regions_total counts them, with its physical window; and the
+ * map from pageblocks to them that folds ksim's access counters.
+ */
+static int power_regions_init(struct mpm_run *run)
+{
+	const struct mpm_machine *m = run->m;
+	uint64_t rpages = mpm_region_pages(m), end = 0;
+	unsigned int pbo = mpm_pageblock_order(m), n = 0;
+
+	run->pregions = calloc(run->regions_total ? run->regions_total : 1,
+			       sizeof(*run->pregions));
+	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, z, &zi);
+		if (zi.start_pfn + zi.spanned > end)
+			end = zi.start_pfn + zi.spanned;
+	}
+	run->nr_pb = (size_t)(end >> pbo) + 1;
+	run->pb_region = malloc(run->nr_pb * sizeof(*run->pb_region));
+	if (!run->pregions || !run->pb_region)
+		return -1;
+	memset(run->pb_region, 0xff, run->nr_pb * sizeof(*run->pb_region));
+	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, z, &zi);
+		for (unsigned int r = 0; r < zi.nr_regions; r++) {
+			struct mpm_region_info ri;
+			struct mpm_power_region *p = &run->pregions[n];
+
+			mpm_region_info(m, z, r, &ri);
+			if (!ri.present)
+				continue;
+			p->node = zi.node;
+			p->window = (ri.start_pfn - region_base(run->cfg->spec, zi.node)) / rpages;
+			p->present = ri.present;
+			p->kernel = ri.managed < ri.present;
+			for (uint64_t b = ri.start_pfn >> pbo; b <= (ri.end_pfn - 1) >> pbo; b++)
+				if (run->pb_region[b] == UINT_MAX)
+					run->pb_region[b] = n;
+			n++;
+		}
+	}
+	run->nr_pregions = n;
+	return 0;
+}
+
+/* One row of the power series: used pages now, accesses since the last row. */
+static void power_sample(struct mpm_run *run, size_t row)
+{
+	size_t base = row * run->nr_pregions;
+	unsigned int n = 0;
+
+	memset(&run->p_rd[base], 0, run->nr_pregions * sizeof(uint64_t));
+	memset(&run->p_wr[base], 0, run->nr_pregions * sizeof(uint64_t));
+	memset(&run->p_lines[base], 0, run->nr_pregions * sizeof(uint64_t));
+	for (unsigned int z = 0; z < mpm_nr_zones(run->m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(run->m, z, &zi);
+		for (unsigned int r = 0; r < zi.nr_regions; r++) {
+			struct mpm_region_info ri;
+
+			mpm_region_info(run->m, z, r, &ri);
+			if (ri.present)	/* pcp pages are not free: they count as used */
+				run->p_used[base + n++] = ri.present - ri.nr_free;
+		}
+	}
+	if (!run->k)
+		return;
+	for (size_t b = 0; b < run->nr_pb && b < run->k->nr_touch; b++) {
+		uint64_t *c = &run->k->touch[NR_TOUCH * b];
+		unsigned int i = run->pb_region[b];
+
+		if (i != UINT_MAX) {
+			run->p_rd[base + i] += c[TOUCH_PAGE_RD];
+			run->p_wr[base + i] += c[TOUCH_PAGE_WR];
+			run->p_lines[base + i] += c[TOUCH_LINE];
+		}
+		c[TOUCH_PAGE_RD] = c[TOUCH_PAGE_WR] = c[TOUCH_LINE] = 0;
+	}
+}
+
+static int grow_power_rows(struct mpm_run *run, size_t ncap)
+{
+	uint64_t **arr[] = { &run->p_used, &run->p_rd, &run->p_wr, &run->p_lines };
+	double *t = realloc(run->p_t, ncap * sizeof(*t));
+
+	if (!t)
+		return -1;
+	run->p_t = t;
+
+	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
+		uint64_t *n = realloc(*arr[i], ncap * (run->nr_pregions ? run->nr_pregions : 1) *
+				      sizeof(uint64_t));
+
+		if (!n)
+			return -1;
+		*arr[i] = n;
+	}
+	return 0;
+}
+
+void mpm_run_power_input(const struct mpm_run *run, struct mpm_power_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->nr_regions = run->nr_pregions;
+	in->regions = run->pregions;
+	in->page_size = MPM_PAGE_SIZE;
+	in->nr_samples = run->nr_samples;
+	in->t = run->p_t;
+	in->used = run->p_used;
+	in->rd = run->p_rd;
+	in->wr = run->p_wr;
+	in->lines = run->p_lines;
+	in->migrated_pages = run->counters.migrated;
+	in->kmempowerd_cpu_s = run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0;
+}
+
 static int take_sample(struct mpm_run *run, double t)
 {
 	return take_sample_ideal(run, t, NULL);
@@ -39,8 +177,12 @@ static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ide
 		if (!n)
 			return -1;
 		run->samples = n;
+		if (grow_power_rows(run, ncap))
+			return -1;
 		run->samples_cap = ncap;
 	}
+	power_sample(run, run->nr_samples);
+	run->p_t[run->nr_samples] = t;
 	s = &run->samples[run->nr_samples++];
 	s->t = t;
 	s->free_regions = mpm_free_regions(run->m);
@@ -259,6 +401,10 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	}
 	run->features = mpm_features(run->m);
 	run->regions_total = mpm_regions_total(run->m);
+	if (power_regions_init(run)) {
+		snprintf(err, errlen, "out of memory in the simulator");
+		return -1;
+	}
 	run->free_regions_start = mpm_free_regions(run->m);
 	run->free_regions_min = run->free_regions_start;
 	if (cfg->check_every_op && check(run, err, errlen))
@@ -307,5 +453,12 @@ void mpm_run_fini(struct mpm_run *run)
 	if (run->m)
 		mpm_machine_destroy(run->m);
 	free(run->samples);
+	free(run->pregions);
+	free(run->pb_region);
+	free(run->p_used);
+	free(run->p_rd);
+	free(run->p_wr);
+	free(run->p_lines);
+	free(run->p_t);
 	memset(run, 0, sizeof(*run));
 }

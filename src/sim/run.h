@@ -13,6 +13,7 @@
 
 #include <mempower/mempower.h>
 
+#include "power/power.h"
 #include "sim/rng.h"
 #include "sim/workload.h"
 #include "sim/sample.h"
@@ -67,11 +68,24 @@ struct mpm_run {
 	double end_t;			/* virtual seconds at the end */
 	double packing_min, packing_mean;	/* free / ideal over the samples */
 	uint64_t owner_mismatches, content_mismatches;	/* ksim: at the end, must be 0 */
+	/*
+	 * The power model's input, one row per sample (power/power.h): every
+	 * zone region with present pages, its used pages, and the accesses
+	 * ksim recorded into it since the previous sample.
+	 */
+	struct mpm_power_region *pregions;
+	unsigned int nr_pregions;
+	unsigned int *pb_region;	/* pageblock -> pregion; UINT_MAX = none */
+	size_t nr_pb;
+	uint64_t *p_used, *p_rd, *p_wr, *p_lines;	/* [sample][pregion] */
+	double *p_t;			/* [sample] seconds */
 };
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		    char *err, size_t errlen);
 void mpm_run_fini(struct mpm_run *run);
+/* The run's series as the power model's input (pointers into @run). */
+void mpm_run_power_input(const struct mpm_run *run, struct mpm_power_input *in);
 
 #endif /* MPM_SIM_RUN_H */
