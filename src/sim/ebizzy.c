@@ -54,19 +54,37 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget);
  * records): pages [from, to) of @dst written once more (write_pattern, or
  * memcpy's stores), and of @src read (memcpy's loads).
  */
+/* Runs of pages in one pageblock are counted at once: the loop is per page. */
+static void touch_run(struct ksim *k, const uint32_t *pfn, uint32_t from, uint32_t to,
+		      unsigned int what)
+{
+	uint64_t blk = UINT64_MAX, first = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = from; i < to; i++) {
+		if (pfn[i] == NO_PFN32)
+			continue;
+		if (pfn[i] >> k->touch_shift != blk) {
+			if (n)
+				ksim_touch_n(k, first, what, n);
+			blk = pfn[i] >> k->touch_shift;
+			first = pfn[i];
+			n = 0;
+		}
+		n++;
+	}
+	if (n)
+		ksim_touch_n(k, first, what, n);
+}
+
 static void touch_copy(struct ksim *k, const struct kvma *dst, const struct kvma *src,
 		       uint32_t from, uint32_t to)
 {
 	if (!dst->pfn)
 		return;		/* killed: the vma is gone */
-	if (src && !src->pfn)
-		src = NULL;
-	for (uint32_t i = from; i < to; i++) {
-		if (dst->pfn[i] != NO_PFN32)
-			ksim_touch(k, dst->pfn[i], TOUCH_PAGE_WR);
-		if (src && i < src->npages && src->pfn[i] != NO_PFN32)
-			ksim_touch(k, src->pfn[i], TOUCH_PAGE_RD);
-	}
+	touch_run(k, dst->pfn, from, to, TOUCH_PAGE_WR);
+	if (src && src->pfn)
+		touch_run(k, src->pfn, from, to < src->npages ? to : src->npages, TOUCH_PAGE_RD);
 }
 
 /* bsearch: SEARCH_NS worth of probes, each one line of the copy */

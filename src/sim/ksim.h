@@ -235,7 +235,7 @@ struct ksim {
 	 * DRAM accesses for the power model, per pageblock since the last
 	 * sample: [3 * (pfn >> touch_shift) + TOUCH_*].  O(1) per touch.
 	 */
-	uint64_t *touch;
+	uint32_t *touch;		/* folded and cleared every sample */
 	size_t nr_touch;		/* pageblocks covered */
 	unsigned int touch_shift;
 	void *owner;			/* the run driving this simulation */
@@ -308,12 +308,17 @@ static inline bool ksim_pay_debt(uint64_t *debt, uint64_t budget, uint64_t *used
 enum { TOUCH_PAGE_RD, TOUCH_PAGE_WR, TOUCH_LINE, NR_TOUCH };
 
 /* The workload or the kernel touched @pfn (docs/power-model.md, "Accesses"). */
-static inline void ksim_touch(struct ksim *k, uint64_t pfn, unsigned int what)
+static inline void ksim_touch_n(struct ksim *k, uint64_t pfn, unsigned int what, uint32_t n)
 {
 	size_t b = (size_t)(pfn >> k->touch_shift);
 
-	if (b < k->nr_touch)
-		k->touch[NR_TOUCH * b + what]++;
+	if (__builtin_expect(b < k->nr_touch, 1))
+		k->touch[NR_TOUCH * b + what] += n;
+}
+
+static inline void ksim_touch(struct ksim *k, uint64_t pfn, unsigned int what)
+{
+	ksim_touch_n(k, pfn, what, 1);
 }
 
 /* sched.c */

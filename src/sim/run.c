@@ -113,7 +113,7 @@ static void power_sample(struct mpm_run *run, size_t row)
 	if (!run->k)
 		return;
 	for (size_t b = 0; b < run->nr_pb && b < run->k->nr_touch; b++) {
-		uint64_t *c = &run->k->touch[NR_TOUCH * b];
+		uint32_t *c = &run->k->touch[NR_TOUCH * b];
 		unsigned int i = run->pb_region[b];
 
 		if (i != UINT_MAX) {
