@@ -490,7 +490,7 @@ static void print_power_table(struct compare *c, FILE *out)
 				pct_of(p, MPM_PS_PRE_STBY) + pct_of(p, MPM_PS_ACT_STBY),
 				pct_of(p, MPM_PS_OFF));
 			if (sv[i].valid)
-				fprintf(out, " %9.3f %8.2f %9.3f %9.2f %8.3f %8.3f\n", sv[i].saving_w,
+				fprintf(out, " %9.4f %8.3f %9.3f %9.2f %8.4f %8.3f\n", sv[i].saving_w,
 					sv[i].saving_pct, p->migration_j, p->kmempowerd_cpu_j,
 					sv[i].net_w, 100 * sv[i].system_share);
 			else

@@ -66,7 +66,7 @@ expect "[ $rc -eq 0 ]" "compare --power: exit $rc ($err)"
 expect "[ \$(grep -c '^DRAM power, memspec' <<<\"\$out\") -eq 2 ]" "compare: want 2 power tables: $out"
 expect "grep -Eq '^policy +DRAM J +avg W +sr% +pd% +stby% +off% +saving W +saving% +migr. J +kmpd J +net W +net/sys%' <<<\"\$out\"" \
 	"compare power header: $out"
-expect "grep -Eq '^mainline +[0-9.]+ +[0-9.]+( +[0-9.]+){4} +0.000 +0.00 ' <<<\"\$out\"" "compare mainline power row: $out"
+expect "grep -Eq '^mainline +[0-9.]+ +[0-9.]+( +[0-9.]+){4} +0.0000 +0.000 ' <<<\"\$out\"" "compare mainline power row: $out"
 expect "grep -q \"^share of full's saving (Arjan's 95 %+ claim): sorted \" <<<\"\$out\"" "compare Arjan line: $out"
 expect "grep -q '\"power_other\"' '$TMP/cmp.json' && grep -q '\"saving_vs_mainline_w\"' '$TMP/cmp.json'" \
 	"compare JSON lacks power_other or saving_vs_mainline_w"
