@@ -120,7 +120,7 @@ static void usage(FILE *out)
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
 	      "  --power LIST  DRAM power model, up to 3 memspecs: ddr3-1600 (default),\n"
 	      "                ddr4-2400, ddr4-3200 or .json files (docs/power-model.md)\n"
-	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 poweron_us=700\n"
+	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 force=0 poweron_us=700\n"
 	      "                kernel_hz=1e5 cpu_w=10 system_w=(300 W x scale) group=1\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"

@@ -65,8 +65,9 @@ void mpm_cli_usage(FILE *out)
 "  --power MEMSPEC        DRAM power model: ddr3-1600 (default), ddr4-2400,\n"
 "                         ddr4-3200, or a memspec .json (docs/power-model.md)\n"
 "  --power-policy LIST    key=value,...: pd=128 (DCLKs or off), sr=15 (tREFIs\n"
-"                         or off), poweroff=0, poweron_us=700, kernel_hz=1e5,\n"
-"                         cpu_w=10, system_w (default 300 W per 128 GiB), group=1\n"
+"                         or off), poweroff=0, force=0, poweron_us=700,\n"
+"                         kernel_hz=1e5, cpu_w=10, system_w (default 300 W\n"
+"                         per 128 GiB), group=1\n"
 "\n"
 "Machine presets:\n", out);
 	mpm_machine_presets_print(out);

@@ -246,6 +246,7 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 	SET(pol, "pd_timer_clk", json_real(p->policy.pd_timer_clk));
 	SET(pol, "sr_timer_refi", json_real(p->policy.sr_timer_refi));
 	SET(pol, "poweroff", json_boolean(p->policy.poweroff));
+	SET(pol, "force", json_boolean(p->policy.force));
 	SET(pol, "kernel_hz", json_real(p->policy.kernel_hz));
 	SET(pol, "cpu_w", json_real(p->policy.cpu_w));
 	SET(pol, "regions_per_domain", U64(p->policy.group));

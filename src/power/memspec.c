@@ -221,6 +221,8 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			p->sr_timer_refi = v;
 		else if (!strcmp(kv, "poweroff") && (v == 0 || v == 1))
 			p->poweroff = v == 1;
+		else if (!strcmp(kv, "force") && (v == 0 || v == 1))
+			p->force = v == 1;
 		else if (!strcmp(kv, "poweron_us"))
 			p->poweron_s = v * 1e-6;
 		else if (!strcmp(kv, "kernel_hz"))
@@ -231,11 +233,11 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			p->system_w = v;
 		else if (!strcmp(kv, "group") && v >= 1 && v <= 4096 && v == floor(v))
 			p->group = (unsigned int)v;
-		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group"))
+		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group") || !strcmp(kv, "force"))
 			return bad(err, errlen, "--power-policy: %s=%s is out of range", kv, eq);
 		else
 			return bad(err, errlen,
-				   "--power-policy: unknown key '%s' (pd, sr, poweroff, poweron_us, kernel_hz, cpu_w, system_w, group)",
+				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group)",
 				   kv);
 	}
 	return 0;

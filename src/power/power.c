@@ -168,10 +168,10 @@ static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 	 * controller stays in the shallower one (DDR4's IDD6 + IPP6 exceeds
 	 * IDD2P plus refresh in DRAMPower's memspecs; docs/power-model.md).
 	 */
-	if (r->dev.pre_pd_w + r->dev.refresh_w >= r->dev.pre_stby_w + r->dev.refresh_w)
+	if (!p->force && r->dev.pre_pd_w >= r->dev.pre_stby_w)
 		tm->pd = isfinite(tm->sr) ? tm->sr : INFINITY;
-	if (r->dev.sr_w >= (isfinite(tm->pd) ? r->dev.pre_pd_w : r->dev.pre_stby_w) +
-			   r->dev.refresh_w)
+	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) ? r->dev.pre_pd_w : r->dev.pre_stby_w) +
+					 r->dev.refresh_w)
 		tm->sr = INFINITY;
 	if (tm->sr < tm->pd)
 		tm->pd = tm->sr;	/* self-refresh first: no power-down band */

@@ -72,6 +72,7 @@ struct mpm_power_policy {
 	double cpu_w;			/* one busy core (kmempowerd) */
 	double system_w;		/* whole-system power the saving is set against */
 	unsigned int group;		/* regions per domain (1 = one region = one rank) */
+	bool force;			/* enter a state even when it saves nothing */
 };
 
 void mpm_power_policy_default(struct mpm_power_policy *p);

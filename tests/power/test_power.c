@@ -295,6 +295,21 @@ static void test_useless_state_skipped(void)
 	CHECK(r.state_s[MPM_PS_SR] == 0);
 	CHECK_NEAR(r.state_s[MPM_PS_PRE_PD], 3.0);
 	mpm_power_result_fini(&r);
+
+	/* force=1: the timers alone decide, self-refresh costs more here */
+	{
+		char err[200];
+		double pd_j;
+
+		REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &r));
+		pd_j = r.dram_j;
+		mpm_power_result_fini(&r);
+		REQUIRE(!mpm_power_policy_parse("force=1", &pol, err, sizeof(err)));
+		REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &r));
+		CHECK_NEAR(r.state_s[MPM_PS_SR], 3.0);
+		CHECK(r.dram_j > pd_j);
+		mpm_power_result_fini(&r);
+	}
 }
 
 static void expect_bad(const char *file, const char *msg)
