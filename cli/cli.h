@@ -48,9 +48,7 @@ int mpm_cli_power_setup(const char *memspec, const char *policy, struct mpm_mems
 			struct mpm_power_policy *pol);
 /* The stated whole-system power: --power-policy system_w, or 300 W per 128 GiB. */
 double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_machine *m);
-/* Compute the power model for @run; MPM_EXIT_* after printing why. */
-int mpm_cli_power_compute(const struct mpm_run *run, const struct mpm_memspec *spec,
-			  const struct mpm_power_policy *pol, struct mpm_power_result *r);
+
 void mpm_cli_usage(FILE *out);
 
 /* One "mempower: ..." line on stderr; returns @status. */

@@ -29,7 +29,7 @@
 #define MAX_POLICIES	4
 #define MAX_VARIANTS	32		/* policies, and with --ablation each less one switch */
 #define MAX_RUNS	(MAX_VARIANTS * 3)
-#define MAX_MEMSPECS	3
+#define MAX_MEMSPECS	MPM_MAX_PRICING
 
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s;
@@ -39,8 +39,7 @@ struct compare {
 	unsigned int nr_memspecs;
 	struct mpm_power_policy power_policy;
 	double system_w;
-	struct mpm_power_result power[MAX_MEMSPECS * MAX_RUNS];
-	struct mpm_power_saving saving[MAX_MEMSPECS * MAX_RUNS];
+	struct mpm_power_saving saving[MPM_MAX_PRICING * MAX_RUNS];
 	uint64_t evac_threshold;	/* --evac-threshold: 0 = patch 39's 32 */
 	bool check, help;
 	double scale;
@@ -327,6 +326,9 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 	cfg->boot_system = true;
 	cfg->until_idle = true;
 	cfg->check_samples = c->check;
+	for (unsigned int m = 0; m < c->nr_memspecs; m++)
+		cfg->pricing[m] = (struct mpm_power_pricing){ &c->memspec[m], &c->power_policy };
+	cfg->nr_pricing = c->nr_memspecs;
 	c->nr_runs++;
 }
 
@@ -426,7 +428,7 @@ static void print_cover_table(struct compare *c, FILE *out)
 	}
 }
 
-/* The power model over every run, per memspec; savings against mainline. */
+/* Every run was priced per memspec as it ran; the savings against mainline. */
 static int price(struct compare *c)
 {
 	int base = -1;
@@ -435,18 +437,12 @@ static int price(struct compare *c)
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		if (base < 0 && !strcmp(c->cfg[i].policy, "mainline"))
 			base = (int)i;
-	for (unsigned int m = 0; m < c->nr_memspecs; m++)
-		for (unsigned int i = 0; i < c->nr_runs; i++)
-			if (mpm_cli_power_compute(&c->run[i], &c->memspec[m], &c->power_policy,
-						  &c->power[m * c->nr_runs + i]))
-				return MPM_EXIT_FAIL;
 	/* pagetest's runs are different sizes: no saving across them */
 	if (base < 0 || c->nr_runs != c->nr_policies)
 		return 0;
 	for (unsigned int m = 0; m < c->nr_memspecs; m++)
 		for (unsigned int i = 0; i < c->nr_runs; i++)
-			mpm_power_saving(&c->power[m * c->nr_runs + base],
-					 &c->power[m * c->nr_runs + i], c->system_w,
+			mpm_power_saving(&c->run[base].power[m], &c->run[i].power[m], c->system_w,
 					 &c->saving[m * c->nr_runs + i]);
 	return 0;
 }
@@ -462,7 +458,7 @@ static double pct_of(const struct mpm_power_result *p, int state)
 static void print_power_table(struct compare *c, FILE *out)
 {
 	for (unsigned int m = 0; m < c->nr_memspecs; m++) {
-		const struct mpm_power_result *p0 = &c->power[m * c->nr_runs];
+		const struct mpm_power_result *p0 = &c->run[0].power[m];
 		const struct mpm_power_saving *sv = &c->saving[m * c->nr_runs];
 		int full = -1;
 
@@ -481,7 +477,7 @@ static void print_power_table(struct compare *c, FILE *out)
 			"DRAM J", "avg W", "sr%", "pd%", "stby%", "off%", "saving W", "saving%",
 			"migr. J", "kmpd J", "net W", "net/sys%");
 		for (unsigned int i = 0; i < c->nr_runs; i++) {
-			const struct mpm_power_result *p = &c->power[m * c->nr_runs + i];
+			const struct mpm_power_result *p = &c->run[i].power[m];
 
 			if (!strcmp(c->cfg[i].policy, "full"))
 				full = (int)i;
@@ -605,7 +601,7 @@ static int finish(struct compare *c, bool cover)
 	struct mpm_result_input in = {
 		.machine = cover ? "sandybridge-128g (scaled)" : "8G",
 		.spec = &c->spec, .runs = c->run, .nr_runs = c->nr_runs, .with_host = true,
-		.power = c->power, .saving = c->saving, .nr_memspecs = c->nr_memspecs,
+		.saving = c->saving,
 	};
 	char err[256];
 
@@ -667,8 +663,6 @@ int mpm_cmd_compare(int argc, char **argv)
 out:
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		mpm_run_fini(&c->run[i]);
-	for (unsigned int i = 0; i < MAX_MEMSPECS * MAX_RUNS; i++)
-		mpm_power_result_fini(&c->power[i]);
 	/* on failure, remove only the files this command created */
 	if (c->json_f && c->json_f != stdout) {
 		fclose(c->json_f);

@@ -36,7 +36,6 @@ struct job {
 	unsigned int stats_mask;
 	struct mpm_memspec memspec;
 	struct mpm_power_policy power_policy;
-	struct mpm_power_result power;
 };
 
 enum { STATS_BUDDY = 1, STATS_PAGETYPE = 2, STATS_ZONE = 4, STATS_VMSTAT = 8 };
@@ -139,6 +138,8 @@ static int validate(struct job *j, bool stats)
 				    "stats prints to stdout; give --json a file name");
 	if (mpm_cli_power_setup(j->o.power, j->o.power_policy, &j->memspec, &j->power_policy))
 		return MPM_EXIT_FAIL;
+	c->pricing[0] = (struct mpm_power_pricing){ &j->memspec, &j->power_policy };
+	c->nr_pricing = 1;
 	if (j->o.csv && j->o.json && !strcmp(j->o.csv, j->o.json))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "--json and --csv name the same file");
 	return 0;
@@ -189,7 +190,6 @@ static int write_outputs(struct job *j)
 	struct mpm_result_input in = {
 		.machine = j->o.machine.machine ? j->o.machine.machine : MPM_DEFAULT_MACHINE,
 		.spec = &j->spec, .runs = &j->run, .nr_runs = 1, .with_host = true,
-		.power = &j->power,
 	};
 	char err[256];
 
@@ -227,15 +227,13 @@ static int execute(struct job *j, bool stats)
 	}
 	if (mpm_run_execute(&j->cfg, &j->run, err, sizeof(err)))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
-	if (mpm_cli_power_compute(&j->run, &j->memspec, &j->power_policy, &j->power))
-		return MPM_EXIT_FAIL;
 	if (write_outputs(j))
 		return MPM_EXIT_FAIL;
 	if (stats)
 		print_stats(j);
 	else if (!j->json.f || j->json.f != stdout)
 		mpm_cli_summary(stdout, j->o.machine.machine ? j->o.machine.machine :
-				MPM_DEFAULT_MACHINE, &j->run, &j->power);
+				MPM_DEFAULT_MACHINE, &j->run, j->run.nr_power ? &j->run.power[0] : NULL);
 	return MPM_EXIT_OK;
 }
 
@@ -260,7 +258,6 @@ static int run_or_stats(int argc, char **argv, bool stats)
 		}
 	}
 	mpm_run_fini(&j->run);
-	mpm_power_result_fini(&j->power);
 	mpm_spec_buf_free(&j->spec);
 	free(j);
 	return r;

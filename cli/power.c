@@ -28,17 +28,6 @@ double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_mac
 	return 300.0 * (double)(mpm_total_pages(m) * MPM_PAGE_SIZE) / (double)(128ull << 30);
 }
 
-int mpm_cli_power_compute(const struct mpm_run *run, const struct mpm_memspec *spec,
-			  const struct mpm_power_policy *pol, struct mpm_power_result *r)
-{
-	struct mpm_power_input in;
-
-	mpm_run_power_input(run, &in);
-	if (mpm_power_compute(&in, spec, pol, r))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory in the power model");
-	return MPM_EXIT_OK;
-}
-
 static void list(const struct mpm_memspec *s)
 {
 	struct mpm_memspec_power d;

@@ -358,19 +358,21 @@ json_t *mpm_result_build(const struct mpm_result_input *in)
 	for (size_t i = 0; i < in->nr_runs; i++) {
 		json_t *r = run_json(&in->runs[i], in->with_host);
 
+		const struct mpm_run *run = &in->runs[i];
+
 		/* before "host", which stays last */
-		if (in->power) {
+		if (run->nr_power) {
 			json_t *h = json_incref(json_object_get(r, "host"));
 
 			json_object_del(r, "host");
-			SET(r, "power", power_json(&in->power[i], in->saving ? &in->saving[i] : NULL));
-			if (in->nr_memspecs > 1) {
+			SET(r, "power", power_json(&run->power[0], in->saving ? &in->saving[i] : NULL));
+			if (run->nr_power > 1) {
 				json_t *a = json_array();
 
-				for (unsigned int m = 1; m < in->nr_memspecs; m++) {
+				for (unsigned int m = 1; m < run->nr_power; m++) {
 					size_t k = m * in->nr_runs + i;
 
-					json_array_append_new(a, power_json(&in->power[k],
+					json_array_append_new(a, power_json(&run->power[m],
 							      in->saving ? &in->saving[k] : NULL));
 				}
 				SET(r, "power_other", a);

@@ -26,12 +26,11 @@ struct mpm_result_input {
 	size_t nr_runs;
 	bool with_host;				/* false: leave "host" out */
 	/*
-	 * [nr_memspecs][nr_runs], or NULL: no "power".  The first memspec's
-	 * figures are the run's "power", the others' its "power_other".
+	 * A run priced by the power model (run->nr_power > 0) gets "power"
+	 * (its first pricing) and "power_other" (the rest); @saving, if not
+	 * NULL, is [MPM_MAX_PRICING][nr_runs]: each against mainline.
 	 */
-	const struct mpm_power_result *power;
-	const struct mpm_power_saving *saving;	/* the same shape, or NULL */
-	unsigned int nr_memspecs;		/* 0 counts as 1 */
+	const struct mpm_power_saving *saving;
 };
 
 /* A new reference, or NULL on ENOMEM. */

@@ -125,17 +125,27 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 		st->age = tm->cap;
 }
 
+/* The running state of one priced run. */
+struct mpm_power_state {
+	unsigned int nr_regions;
+	unsigned int *dom_of;		/* region -> domain */
+	struct dstate *st;		/* per domain */
+	uint64_t *agg;			/* per domain, NAGG each */
+	struct timers tm;
+	double kernel_lines;
+};
+
 /* Regions on one node in the same group of windows share a domain. */
-static int build_domains(const struct mpm_power_input *in, struct mpm_power_result *r,
-			 unsigned int *dom_of)
+static int build_domains(const struct mpm_power_region *regions, unsigned int nr,
+			 uint64_t page_size, struct mpm_power_result *r, unsigned int *dom_of)
 {
 	unsigned int g = r->policy.group ? r->policy.group : 1;
 
-	r->domains = calloc(in->nr_regions ? in->nr_regions : 1, sizeof(*r->domains));
+	r->domains = calloc(nr ? nr : 1, sizeof(*r->domains));
 	if (!r->domains)
 		return -1;
-	for (unsigned int i = 0; i < in->nr_regions; i++) {
-		const struct mpm_power_region *x = &in->regions[i];
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct mpm_power_region *x = &regions[i];
 		uint64_t key = x->window / g;
 		unsigned int d;
 
@@ -152,7 +162,7 @@ static int build_domains(const struct mpm_power_input *in, struct mpm_power_resu
 		dom_of[i] = d;
 	}
 	for (unsigned int d = 0; d < r->nr_domains; d++)
-		r->domains[d].devices = (double)(r->domains[d].present * in->page_size) /
+		r->domains[d].devices = (double)(r->domains[d].present * page_size) /
 					(double)r->dev.device_bytes;
 	return 0;
 }
@@ -178,11 +188,87 @@ static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 	tm->cap = isfinite(tm->sr) ? tm->sr : isfinite(tm->pd) ? tm->pd : 0;
 }
 
-static void sum_energy(const struct mpm_power_input *in, struct mpm_power_result *r)
+static void free_state(struct mpm_power_result *r)
+{
+	if (!r->state)
+		return;
+	free(r->state->dom_of);
+	free(r->state->st);
+	free(r->state->agg);
+	free(r->state);
+	r->state = NULL;
+}
+
+int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *regions,
+		    unsigned int nr_regions, uint64_t page_size,
+		    const struct mpm_memspec *spec, const struct mpm_power_policy *pol)
+{
+	struct mpm_power_state *ps;
+	size_t nd;
+
+	memset(r, 0, sizeof(*r));
+	r->spec = *spec;
+	r->policy = *pol;
+	mpm_memspec_derive(spec, &r->dev);
+	ps = r->state = calloc(1, sizeof(*ps));
+	if (!ps)
+		return -1;
+	set_timers(r, &ps->tm);
+	r->pd_after_s = ps->tm.pd < ps->tm.sr ? ps->tm.pd : INFINITY;
+	r->sr_after_s = ps->tm.sr;
+	ps->nr_regions = nr_regions;
+	ps->dom_of = calloc(nr_regions ? nr_regions : 1, sizeof(*ps->dom_of));
+	if (!ps->dom_of || build_domains(regions, nr_regions, page_size, r, ps->dom_of))
+		return -1;
+	nd = r->nr_domains ? r->nr_domains : 1;
+	ps->st = calloc(nd, sizeof(*ps->st));
+	ps->agg = calloc(NAGG * nd, sizeof(*ps->agg));
+	if (!ps->st || !ps->agg)
+		return -1;
+	/* t = 0: every domain has been idle long (boot is over), except the kernel's */
+	for (unsigned int d = 0; d < r->nr_domains; d++)
+		ps->st[d].age = r->domains[d].kernel ? 0 : ps->tm.cap;
+	return 0;
+}
+
+void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *used0,
+			const uint64_t *used1, const uint64_t *rd, const uint64_t *wr,
+			const uint64_t *lines)
+{
+	struct mpm_power_state *ps = r->state;
+
+	if (!ps || !(T > 0))
+		return;
+	r->duration_s += T;
+	memset(ps->agg, 0, NAGG * r->nr_domains * sizeof(*ps->agg));
+	for (unsigned int i = 0; i < ps->nr_regions; i++) {
+		uint64_t *a = &ps->agg[NAGG * ps->dom_of[i]];
+
+		a[0] += used0[i];
+		a[1] += used1[i];
+		a[2] += rd[i];
+		a[3] += wr[i];
+		a[4] += lines ? lines[i] : 0;
+	}
+	for (unsigned int d = 0; d < r->nr_domains; d++) {
+		uint64_t *a = &ps->agg[NAGG * d];
+
+		r->pages_rd += a[2];
+		r->pages_wr += a[3];
+		r->lines += a[4];
+		if (r->domains[d].kernel)
+			ps->kernel_lines += ceil(r->policy.kernel_hz * T);
+		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a);
+	}
+}
+
+void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
+		   double kmempowerd_cpu_s)
 {
 	const struct mpm_memspec_power *v = &r->dev;
 	const double w[MPM_NR_PSTATES] = { v->act_stby_w, v->pre_stby_w, v->act_pd_w,
 					   v->pre_pd_w, v->sr_w, 0 };
+	double lines = (double)r->lines + (r->state ? r->state->kernel_lines : 0);
 
 	for (unsigned int d = 0; d < r->nr_domains; d++) {
 		const struct mpm_power_domain *x = &r->domains[d];
@@ -196,83 +282,31 @@ static void sum_energy(const struct mpm_power_input *in, struct mpm_power_result
 				 x->state_s[MPM_PS_ACT_PD] + x->state_s[MPM_PS_PRE_PD]) *
 				v->refresh_w * x->devices;
 	}
-	r->access_j += (double)r->pages_rd * v->page_rd_j + (double)r->pages_wr * v->page_wr_j;
-	r->migration_j = (double)in->migrated_pages * (v->page_rd_j + v->page_wr_j);
-	r->kmempowerd_cpu_j = in->kmempowerd_cpu_s * r->policy.cpu_w;
+	/* pages, and single lines: the sampled ones and the kernel's own */
+	r->access_j = (double)r->pages_rd * v->page_rd_j + (double)r->pages_wr * v->page_wr_j +
+		      lines * v->line_j;
+	r->migration_j = (double)migrated_pages * (v->page_rd_j + v->page_wr_j);
+	r->kmempowerd_cpu_j = kmempowerd_cpu_s * r->policy.cpu_w;
 	r->dram_j = r->refresh_j + r->access_j;
 	for (int s = 0; s < MPM_NR_PSTATES; s++)
 		r->dram_j += r->state_j[s];
 	r->dram_avg_w = r->duration_s > 0 ? r->dram_j / r->duration_s : 0;
+	free_state(r);
 }
 
 int mpm_power_compute(const struct mpm_power_input *in, const struct mpm_memspec *spec,
 		      const struct mpm_power_policy *pol, struct mpm_power_result *r)
 {
-	unsigned int *dom_of = calloc(in->nr_regions ? in->nr_regions : 1, sizeof(*dom_of));
-	struct dstate *st = NULL;
-	uint64_t *agg = NULL;
-	struct timers tm;
-	double kernel_lines = 0;
+	size_t n = in->nr_regions;
 
-	memset(r, 0, sizeof(*r));
-	r->spec = *spec;
-	r->policy = *pol;
-	mpm_memspec_derive(spec, &r->dev);
-	set_timers(r, &tm);
-	r->pd_after_s = tm.pd < tm.sr ? tm.pd : INFINITY;
-	r->sr_after_s = tm.sr;
-	if (!dom_of || build_domains(in, r, dom_of))
-		goto nomem;
-	st = calloc(r->nr_domains ? r->nr_domains : 1, sizeof(*st));
-	agg = calloc(NAGG * (size_t)(r->nr_domains ? r->nr_domains : 1), sizeof(*agg));
-	if (!st || !agg)
-		goto nomem;
-	/* t = 0: every domain has been idle long (boot is over), except the kernel's */
-	for (unsigned int d = 0; d < r->nr_domains; d++)
-		st[d].age = r->domains[d].kernel ? 0 : tm.cap;
-	if (in->nr_samples)
-		r->duration_s = in->t[in->nr_samples - 1] - in->t[0];
-	for (size_t s = 1; s < in->nr_samples; s++) {
-		double T = in->t[s] - in->t[s - 1];
-
-		if (!(T > 0))
-			continue;
-		memset(agg, 0, NAGG * r->nr_domains * sizeof(*agg));
-		for (unsigned int i = 0; i < in->nr_regions; i++) {
-			uint64_t *a = &agg[NAGG * dom_of[i]];
-			size_t k = s * in->nr_regions + i;
-
-			a[0] += in->used[k - in->nr_regions];
-			a[1] += in->used[k];
-			a[2] += in->rd[k];
-			a[3] += in->wr[k];
-			a[4] += in->lines ? in->lines[k] : 0;
-		}
-		for (unsigned int d = 0; d < r->nr_domains; d++) {
-			uint64_t *a = &agg[NAGG * d];
-
-			r->pages_rd += a[2];
-			r->pages_wr += a[3];
-			r->lines += a[4];
-			if (r->domains[d].kernel)
-				kernel_lines += ceil(pol->kernel_hz * T);
-			domain_interval(r, &r->domains[d], &st[d], &tm, T, a);
-		}
-	}
-	sum_energy(in, r);
-	/* single lines: the sampled ones and the kernel's into the domains it holds */
-	r->access_j += (kernel_lines + (double)r->lines) * r->dev.line_j;
-	r->dram_j += (kernel_lines + (double)r->lines) * r->dev.line_j;
-	r->dram_avg_w = r->duration_s > 0 ? r->dram_j / r->duration_s : 0;
-	free(dom_of);
-	free(st);
-	free(agg);
+	if (mpm_power_begin(r, in->regions, in->nr_regions, in->page_size, spec, pol))
+		return -1;
+	for (size_t s = 1; s < in->nr_samples; s++)
+		mpm_power_interval(r, in->t[s] - in->t[s - 1], &in->used[(s - 1) * n],
+				   &in->used[s * n], &in->rd[s * n], &in->wr[s * n],
+				   in->lines ? &in->lines[s * n] : NULL);
+	mpm_power_end(r, in->migrated_pages, in->kmempowerd_cpu_s);
 	return 0;
-nomem:
-	free(dom_of);
-	free(st);
-	free(agg);
-	return -1;
 }
 
 void mpm_power_saving(const struct mpm_power_result *base, const struct mpm_power_result *r,
@@ -290,6 +324,7 @@ void mpm_power_saving(const struct mpm_power_result *base, const struct mpm_powe
 
 void mpm_power_result_fini(struct mpm_power_result *r)
 {
+	free_state(r);
 	free(r->domains);
 	r->domains = NULL;
 	r->nr_domains = 0;

@@ -141,6 +141,7 @@ struct mpm_power_result {
 	uint64_t pd_exits, sr_exits, poweron_exits;
 	double exit_latency_s;		/* summed over exits: time accesses waited */
 	double pd_after_s, sr_after_s;	/* idle age entering each state; INFINITY = never */
+	struct mpm_power_state *state;	/* between mpm_power_begin and mpm_power_end */
 };
 
 /*
@@ -162,7 +163,24 @@ struct mpm_power_saving {
 void mpm_power_saving(const struct mpm_power_result *base, const struct mpm_power_result *r,
 		      double system_w, struct mpm_power_saving *s);
 
-/* 0, or -1 on ENOMEM.  mpm_power_result_fini() either way. */
+/*
+ * The model as a stream, one sample interval at a time, so a simulator can
+ * price a run of any length without keeping its series: begin with the
+ * regions, then one mpm_power_interval() per interval of @T seconds with
+ * each region's used pages at its start and end and its accesses during it
+ * (arrays of nr_regions; @lines may be NULL), then end.  begin returns 0,
+ * or -1 on ENOMEM; mpm_power_result_fini() either way.
+ */
+int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *regions,
+		    unsigned int nr_regions, uint64_t page_size,
+		    const struct mpm_memspec *spec, const struct mpm_power_policy *pol);
+void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *used0,
+			const uint64_t *used1, const uint64_t *rd, const uint64_t *wr,
+			const uint64_t *lines);
+void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
+		   double kmempowerd_cpu_s);
+
+/* The whole series at once; 0, or -1 on ENOMEM.  mpm_power_result_fini() either way. */
 int mpm_power_compute(const struct mpm_power_input *in, const struct mpm_memspec *spec,
 		      const struct mpm_power_policy *pol, struct mpm_power_result *r);
 void mpm_power_result_fini(struct mpm_power_result *r);

@@ -63,6 +63,15 @@ static int power_regions_init(struct mpm_run *run)
 	run->pb_region = malloc(run->nr_pb * sizeof(*run->pb_region));
 	if (!run->pregions || !run->pb_region)
 		return -1;
+	{
+		uint64_t **rows[] = { &run->p_prev, &run->p_used, &run->p_rd, &run->p_wr,
+				      &run->p_lines };
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			if (!(*rows[i] = calloc(run->regions_total ? run->regions_total : 1,
+						sizeof(uint64_t))))
+				return -1;
+	}
 	memset(run->pb_region, 0xff, run->nr_pb * sizeof(*run->pb_region));
 	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
 		struct mpm_zone_info zi;
@@ -89,15 +98,14 @@ static int power_regions_init(struct mpm_run *run)
 	return 0;
 }
 
-/* One row of the power series: used pages now, accesses since the last row. */
-static void power_sample(struct mpm_run *run, size_t row)
+/* This sample's row: used pages now, accesses since the last sample. */
+static void power_row(struct mpm_run *run)
 {
-	size_t base = row * run->nr_pregions;
 	unsigned int n = 0;
 
-	memset(&run->p_rd[base], 0, run->nr_pregions * sizeof(uint64_t));
-	memset(&run->p_wr[base], 0, run->nr_pregions * sizeof(uint64_t));
-	memset(&run->p_lines[base], 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_rd, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_wr, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_lines, 0, run->nr_pregions * sizeof(uint64_t));
 	for (unsigned int z = 0; z < mpm_nr_zones(run->m); z++) {
 		struct mpm_zone_info zi;
 
@@ -107,7 +115,7 @@ static void power_sample(struct mpm_run *run, size_t row)
 
 			mpm_region_info(run->m, z, r, &ri);
 			if (ri.present)	/* pcp pages are not free: they count as used */
-				run->p_used[base + n++] = ri.present - ri.nr_free;
+				run->p_used[n++] = ri.present - ri.nr_free;
 		}
 	}
 	if (!run->k)
@@ -117,48 +125,59 @@ static void power_sample(struct mpm_run *run, size_t row)
 		unsigned int i = run->pb_region[b];
 
 		if (i != UINT_MAX) {
-			run->p_rd[base + i] += c[TOUCH_PAGE_RD];
-			run->p_wr[base + i] += c[TOUCH_PAGE_WR];
-			run->p_lines[base + i] += c[TOUCH_LINE];
+			run->p_rd[i] += c[TOUCH_PAGE_RD];
+			run->p_wr[i] += c[TOUCH_PAGE_WR];
+			run->p_lines[i] += c[TOUCH_LINE];
 		}
 		c[TOUCH_PAGE_RD] = c[TOUCH_PAGE_WR] = c[TOUCH_LINE] = 0;
 	}
 }
 
-static int grow_power_rows(struct mpm_run *run, size_t ncap)
+static void power_fini(struct mpm_run *run)
 {
-	uint64_t **arr[] = { &run->p_used, &run->p_rd, &run->p_wr, &run->p_lines };
-	double *t = realloc(run->p_t, ncap * sizeof(*t));
+	for (unsigned int i = 0; i < run->nr_power; i++)
+		mpm_power_result_fini(&run->power[i]);
+	run->nr_power = 0;
+}
 
-	if (!t)
-		return -1;
-	run->p_t = t;
+/*
+ * Price the interval since the last sample.  The first sample (again after
+ * drive_ksim restarts the series at the idle system) begins the pricing.
+ */
+static int power_sample(struct mpm_run *run, double t)
+{
+	const struct mpm_run_config *cfg = run->cfg;
+	uint64_t *x;
 
-	for (size_t i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
-		uint64_t *n = realloc(*arr[i], ncap * (run->nr_pregions ? run->nr_pregions : 1) *
-				      sizeof(uint64_t));
-
-		if (!n)
-			return -1;
-		*arr[i] = n;
+	if (!cfg->nr_pricing)
+		return 0;
+	power_row(run);
+	if (!run->nr_samples) {
+		power_fini(run);
+		for (unsigned int i = 0; i < cfg->nr_pricing && i < MPM_MAX_PRICING; i++) {
+			run->nr_power++;
+			if (mpm_power_begin(&run->power[i], run->pregions, run->nr_pregions,
+					    MPM_PAGE_SIZE, cfg->pricing[i].spec, cfg->pricing[i].policy))
+				return -1;
+		}
+	} else {
+		for (unsigned int i = 0; i < run->nr_power; i++)
+			mpm_power_interval(&run->power[i], t - run->p_prev_t, run->p_prev,
+					   run->p_used, run->p_rd, run->p_wr, run->p_lines);
 	}
+	x = run->p_prev;
+	run->p_prev = run->p_used;
+	run->p_used = x;
+	run->p_prev_t = t;
 	return 0;
 }
 
-void mpm_run_power_input(const struct mpm_run *run, struct mpm_power_input *in)
+/* The end of the run: the migrations and kmempowerd's CPU time. */
+static void power_end(struct mpm_run *run)
 {
-	memset(in, 0, sizeof(*in));
-	in->nr_regions = run->nr_pregions;
-	in->regions = run->pregions;
-	in->page_size = MPM_PAGE_SIZE;
-	in->nr_samples = run->nr_samples;
-	in->t = run->p_t;
-	in->used = run->p_used;
-	in->rd = run->p_rd;
-	in->wr = run->p_wr;
-	in->lines = run->p_lines;
-	in->migrated_pages = run->counters.migrated;
-	in->kmempowerd_cpu_s = run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0;
+	for (unsigned int i = 0; i < run->nr_power; i++)
+		mpm_power_end(&run->power[i], run->counters.migrated,
+			      run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0);
 }
 
 static int take_sample(struct mpm_run *run, double t)
@@ -177,12 +196,10 @@ static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ide
 		if (!n)
 			return -1;
 		run->samples = n;
-		if (grow_power_rows(run, ncap))
-			return -1;
 		run->samples_cap = ncap;
 	}
-	power_sample(run, run->nr_samples);
-	run->p_t[run->nr_samples] = t;
+	if (power_sample(run, t))
+		return -1;
 	s = &run->samples[run->nr_samples++];
 	s->t = t;
 	s->free_regions = mpm_free_regions(run->m);
@@ -424,6 +441,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
 	mpm_counters(run->m, &run->counters);
+	power_end(run);
 	/* no page lost: every owned page where its owner thinks, as written */
 	if (run->k) {
 		ksim_count_mismatches(run->k, &run->owner_mismatches, &run->content_mismatches);
@@ -453,12 +471,13 @@ void mpm_run_fini(struct mpm_run *run)
 	if (run->m)
 		mpm_machine_destroy(run->m);
 	free(run->samples);
+	power_fini(run);
 	free(run->pregions);
 	free(run->pb_region);
+	free(run->p_prev);
 	free(run->p_used);
 	free(run->p_rd);
 	free(run->p_wr);
 	free(run->p_lines);
-	free(run->p_t);
 	memset(run, 0, sizeof(*run));
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The power model's input as the simulator builds it: one row per sample,
- * every zone region with present pages, used pages that agree with the
- * samples, and accesses that account for what the workload did (a 64 MiB
- * pagetest writes each of its pages at least once); regions in one window
- * share a domain; and the model prices it the same way twice.
+ * The power model as the simulator drives it, sample by sample: a 64 MiB
+ * pagetest on 1 GiB in 64 MiB regions is priced with two memspecs; the
+ * domains are the physical windows (DMA and DMA32 share the first), the
+ * writes account for every page the workload touched, the time adds up to
+ * the run, the run's JSON carries "power" and "power_other", and two equal
+ * runs price to the same bits.
  */
 #include <math.h>
 
@@ -12,65 +13,69 @@
 
 #define PAGES_64M (64u << 8)
 
+static struct mpm_power_policy pol;
+
+static int priced_run(struct sim_case *c)
+{
+	struct mpm_machine_opts o = { .machine = "1G", .region_size = "64M", .cpus = "2" };
+	const char *w = "pagetest:size=64M,hold=1";
+
+	memset(c, 0, sizeof(*c));
+	if (mpm_machine_spec_build(&o, &c->spec, c->err, sizeof(c->err)) ||
+	    mpm_workload_parse(w, &c->cfg.workload, c->err, sizeof(c->err)))
+		return -1;
+	c->cfg.spec = &c->spec.spec;
+	c->cfg.policy = "mainline";
+	c->cfg.workload_str = w;
+	c->cfg.duration = 6;
+	c->cfg.seed = 7;
+	c->cfg.until_idle = true;
+	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), &pol };
+	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), &pol };
+	c->cfg.nr_pricing = 2;
+	return mpm_run_execute(&c->cfg, &c->run, c->err, sizeof(c->err));
+}
+
 int main(void)
 {
-	struct sim_case c;
-	struct mpm_power_input in;
-	struct mpm_power_policy pol;
-	struct mpm_power_result a, b;
-	uint64_t wr = 0, rd = 0;
+	static struct sim_case a, b;
+	const struct mpm_power_result *p;
+	double t = 0;
+	char *json;
 
-	if (sim_case_run(&c, "1G", "64M", "2", "pagetest:size=64M,hold=1", 4, 7, false)) {
-		fprintf(stderr, "run failed: %s\n", c.err);
+	mpm_power_policy_default(&pol);
+	if (priced_run(&a) || priced_run(&b)) {
+		fprintf(stderr, "run failed: %s / %s\n", a.err, b.err);
 		return 1;
 	}
-	mpm_run_power_input(&c.run, &in);
-	CHECK_EQ_U(in.nr_regions, mpm_regions_total(c.run.m));
-	CHECK_EQ_U(in.nr_samples, c.run.nr_samples);
-	CHECK(in.nr_samples >= 3);
-	for (size_t s = 0; s < in.nr_samples; s++) {
-		uint64_t used = 0;
-
-		CHECK(in.t[s] == c.run.samples[s].t);
-		for (unsigned int i = 0; i < in.nr_regions; i++) {
-			used += in.used[s * in.nr_regions + i];
-			CHECK(in.used[s * in.nr_regions + i] <= in.regions[i].present);
-			if (s) {
-				wr += in.wr[s * in.nr_regions + i];
-				rd += in.rd[s * in.nr_regions + i];
-			}
-		}
-		/* used = present - free: allocated + pcp + reserved pages */
-		CHECK(used >= c.run.samples[s].used_pages + c.run.samples[s].pcp_pages);
+	CHECK_EQ_U(a.run.nr_power, 2);
+	p = &a.run.power[0];
+	CHECK(!strcmp(p->spec.name, "ddr3-1600") && !strcmp(a.run.power[1].spec.name, "ddr4-2400"));
+	CHECK_EQ_U(a.run.nr_pregions, mpm_regions_total(a.run.m));
+	CHECK_EQ_U(p->nr_domains, 16);		/* 17 zone regions, 16 windows */
+	CHECK(fabs(p->duration_s - (a.run.samples[a.run.nr_samples - 1].t - a.run.samples[0].t)) < 1e-9);
+	CHECK(p->duration_s >= 3);
+	CHECK(p->pages_wr >= PAGES_64M);	/* every page of the mapping cleared */
+	CHECK_EQ_U(p->pages_rd, 0);		/* pagetest only writes */
+	CHECK(p->lines > 0);			/* page tables, slab objects */
+	CHECK(p->dram_j > 0 && isfinite(p->dram_j));
+	CHECK(p->state == NULL);		/* ended */
+	for (int st = 0; st < MPM_NR_PSTATES; st++)
+		t += p->state_s[st];
+	CHECK(fabs(t - p->duration_s * p->nr_domains) < 1e-6 * t);
+	/* the touched region leaves self-refresh; the untouched ones stay there */
+	CHECK(p->sr_exits > 0);
+	CHECK(p->state_s[MPM_PS_SR] > 0.5 * t);
+	for (unsigned int m = 0; m < 2; m++) {
+		CHECK(!memcmp(&a.run.power[m].dram_j, &b.run.power[m].dram_j, sizeof(double)));
+		CHECK(!memcmp(a.run.power[m].state_s, b.run.power[m].state_s,
+			      sizeof(a.run.power[m].state_s)));
 	}
-	CHECK(wr >= PAGES_64M);		/* every page of the mapping cleared */
-	CHECK_EQ_U(rd, 0);		/* pagetest only writes */
-	{
-		bool windows_ok = true;
-
-		for (unsigned int i = 1; i < in.nr_regions; i++)
-			if (in.regions[i].node == in.regions[i - 1].node &&
-			    in.regions[i].window < in.regions[i - 1].window)
-				windows_ok = false;
-		CHECK(windows_ok);
-	}
-	mpm_power_policy_default(&pol);
-	REQUIRE(!mpm_power_compute(&in, mpm_memspec_preset("ddr3-1600"), &pol, &a));
-	REQUIRE(!mpm_power_compute(&in, mpm_memspec_preset("ddr3-1600"), &pol, &b));
-	CHECK(!memcmp(&a.dram_j, &b.dram_j, sizeof(a.dram_j)));
-	CHECK(a.dram_j > 0 && isfinite(a.dram_j));
-	CHECK(a.pages_wr == wr);
-	/* 1 GiB in 64 MiB windows: 16 domains (DMA and DMA32 share the first) */
-	CHECK_EQ_U(a.nr_domains, 16);
-	{
-		double t = 0;
-
-		for (int st = 0; st < MPM_NR_PSTATES; st++)
-			t += a.state_s[st];
-		CHECK(fabs(t - a.duration_s * a.nr_domains) < 1e-6 * t);
-	}
-	mpm_power_result_fini(&a);
-	mpm_power_result_fini(&b);
-	sim_case_fini(&c);
+	json = sim_case_json(&a, "1G", false);
+	CHECK(json && strstr(json, "\"power\": {") && strstr(json, "\"power_other\": ["));
+	CHECK(json && strstr(json, "\"memspec\": \"ddr4-2400\""));
+	free(json);
+	sim_case_fini(&a);
+	sim_case_fini(&b);
 	return t_report("test_power_series");
 }
