@@ -469,7 +469,7 @@ static void print_power_table(struct compare *c, FILE *out)
 		if (isfinite(p0->sr_after_s))
 			snprintf(sr, sizeof(sr), "%.1f us", p0->sr_after_s * 1e6);
 		fprintf(out, "\nDRAM power, memspec %s (%s): %u domains of %.3g devices; idle "
-			"power-down after %s, self-refresh after %s%s; system %.0f W (stated)\n",
+			"power-down after %s, self-refresh after %s%s; system %.1f W (stated)\n",
 			c->memspec[m].name, c->memspec[m].source, p0->nr_domains,
 			p0->nr_domains ? p0->domains[p0->nr_domains - 1].devices : 0, pd, sr,
 			c->power_policy.poweroff ? ", power-off when empty" : "", c->system_w);
@@ -486,11 +486,11 @@ static void print_power_table(struct compare *c, FILE *out)
 				pct_of(p, MPM_PS_PRE_STBY) + pct_of(p, MPM_PS_ACT_STBY),
 				pct_of(p, MPM_PS_OFF));
 			if (sv[i].valid)
-				fprintf(out, " %9.4f %8.3f %9.3f %9.2f %8.4f %8.3f\n", sv[i].saving_w,
+				fprintf(out, " %9.4f %8.3f %9.4f %9.3f %8.4f %8.3f\n", sv[i].saving_w,
 					sv[i].saving_pct, p->migration_j, p->kmempowerd_cpu_j,
 					sv[i].net_w, 100 * sv[i].system_share);
 			else
-				fprintf(out, " %9s %8s %9.3f %9.2f %8s %8s\n", "-", "-", p->migration_j,
+				fprintf(out, " %9s %8s %9.4f %9.3f %8s %8s\n", "-", "-", p->migration_j,
 					p->kmempowerd_cpu_j, "-", "-");
 		}
 		/* Arjan van de Ven: statistical grouping gets 95 %+ of the savings */
