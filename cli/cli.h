@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "io/machine_spec.h"
+#include "power/power.h"
 #include "sim/run.h"
 
 /* Exit status, the stable contract (ARCHITECTURE.md). */
@@ -26,6 +27,8 @@ struct mpm_run_opts {
 	const char *json;
 	const char *csv;
 	const char *format;		/* stats only */
+	const char *power;		/* --power MEMSPEC */
+	const char *power_policy;	/* --power-policy key=value,... */
 	bool check_every_op;
 	bool help;
 };
@@ -37,12 +40,22 @@ int mpm_cli_parse_run_opts(int argc, char **argv, bool stats,
 int mpm_cmd_run(int argc, char **argv);
 int mpm_cmd_stats(int argc, char **argv);
 int mpm_cmd_compare(int argc, char **argv);
+int mpm_cmd_power(int argc, char **argv);
+
+/* power.c: --power and --power-policy; MPM_EXIT_* after printing why. */
+#define MPM_DEFAULT_MEMSPEC	"ddr3-1600"
+int mpm_cli_power_setup(const char *memspec, const char *policy, struct mpm_memspec *spec,
+			struct mpm_power_policy *pol);
+/* The stated whole-system power: --power-policy system_w, or 300 W per 128 GiB. */
+double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_machine *m);
+
 void mpm_cli_usage(FILE *out);
 
 /* One "mempower: ..." line on stderr; returns @status. */
 __attribute__((format(printf, 2, 3)))
 int mpm_cli_fail(int status, const char *fmt, ...);
 
-void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run);
+void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
+		     const struct mpm_power_result *power);
 
 #endif /* MPM_CLI_H */

@@ -30,10 +30,18 @@
 #define MAX_POLICIES	4
 #define MAX_VARIANTS	32		/* policies, and with --ablation each less one switch */
 #define MAX_RUNS	(MAX_VARIANTS * 3)
+#define MAX_MEMSPECS	MPM_MAX_PRICING
 
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
 		   *jobs_s;
+	const char *power_s, *power_policy_s;
+	char power_buf[256];
+	struct mpm_memspec memspec[MAX_MEMSPECS];
+	unsigned int nr_memspecs;
+	struct mpm_power_policy power_policy;
+	double system_w;
+	struct mpm_power_saving saving[MPM_MAX_PRICING * MAX_RUNS];
 	uint64_t evac_threshold;	/* --evac-threshold: 0 = patch 39's 32 */
 	bool check, help;
 	double scale;
@@ -63,9 +71,10 @@ static int parse_args(int argc, char **argv, struct compare *c)
 {
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
 					     "--seed", "--json", "--csv", "--thp",
-					     "--evac-threshold", "--jobs" };
+					     "--evac-threshold", "--jobs", "--power", "--power-policy" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
-				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s };
+				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s,
+				  &c->power_s, &c->power_policy_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -113,6 +122,10 @@ static void usage(FILE *out)
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
+	      "  --power LIST  DRAM power model, up to 3 memspecs: ddr3-1600 (default),\n"
+	      "                ddr4-2400, ddr4-3200 or .json files (docs/power-model.md)\n"
+	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 force=0 poweron_us=700\n"
+	      "                kernel_hz=1e5 cpu_w=10 system_w=(300 W x scale) group=1\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
@@ -219,6 +232,28 @@ static int parse_jobs(struct compare *c)
 	return 0;
 }
 
+/* --power a,b: each memspec prices the same runs */
+static int parse_memspecs(struct compare *c)
+{
+	const char *s = c->power_s ? c->power_s : MPM_DEFAULT_MEMSPEC;
+	char *save = NULL;
+
+	if (strlen(s) >= sizeof(c->power_buf))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --power list too long");
+	strcpy(c->power_buf, s);
+	for (char *m = strtok_r(c->power_buf, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+		if (c->nr_memspecs == MAX_MEMSPECS)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d memspecs", MAX_MEMSPECS);
+		if (mpm_cli_power_setup(m, c->power_policy_s, &c->memspec[c->nr_memspecs],
+					&c->power_policy))
+			return -1;
+		c->nr_memspecs++;
+	}
+	if (!c->nr_memspecs)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty --power list");
+	return 0;
+}
+
 static int validate(struct compare *c)
 {
 	char *end;
@@ -270,6 +305,8 @@ static int validate(struct compare *c)
 					    c->thp_s);
 		c->thp = c->thp_s[0] == 'a';
 	}
+	if (parse_memspecs(c))
+		return MPM_EXIT_FAIL;
 	return parse_policies(c);
 }
 
@@ -315,6 +352,9 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 	cfg->boot_system = true;
 	cfg->until_idle = true;
 	cfg->check_samples = c->check;
+	for (unsigned int m = 0; m < c->nr_memspecs; m++)
+		cfg->pricing[m] = (struct mpm_power_pricing){ &c->memspec[m], &c->power_policy };
+	cfg->nr_pricing = c->nr_memspecs;
 	c->nr_runs++;
 }
 
@@ -516,6 +556,85 @@ static void print_cover_table(struct compare *c, FILE *out)
 	}
 }
 
+/* Every run was priced per memspec as it ran; the savings against mainline. */
+static int price(struct compare *c)
+{
+	int base = -1;
+
+	c->system_w = mpm_cli_system_w(&c->power_policy, c->run[0].m);
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		if (base < 0 && !strcmp(c->cfg[i].policy, "mainline"))
+			base = (int)i;
+	/* pagetest's runs are different sizes: no saving across them */
+	if (base < 0 || c->nr_runs != c->nr_policies)
+		return 0;
+	for (unsigned int m = 0; m < c->nr_memspecs; m++)
+		for (unsigned int i = 0; i < c->nr_runs; i++)
+			mpm_power_saving(&c->run[base].power[m], &c->run[i].power[m], c->system_w,
+					 &c->saving[m * c->nr_runs + i]);
+	return 0;
+}
+
+static double pct_of(const struct mpm_power_result *p, int state)
+{
+	double t = p->duration_s * (p->nr_domains ? p->nr_domains : 1);
+
+	return t > 0 ? 100 * p->state_s[state] / t : 0;
+}
+
+/* compare's answer to "how much power was saved": one table per memspec */
+static void print_power_table(struct compare *c, FILE *out)
+{
+	for (unsigned int m = 0; m < c->nr_memspecs; m++) {
+		const struct mpm_power_result *p0 = &c->run[0].power[m];
+		const struct mpm_power_saving *sv = &c->saving[m * c->nr_runs];
+		int full = -1;
+
+		char pd[32] = "never", sr[32] = "never";
+
+		if (isfinite(p0->pd_after_s))
+			snprintf(pd, sizeof(pd), "%.0f ns", p0->pd_after_s * 1e9);
+		if (isfinite(p0->sr_after_s))
+			snprintf(sr, sizeof(sr), "%.1f us", p0->sr_after_s * 1e6);
+		fprintf(out, "\nDRAM power, memspec %s (%s): %u domains of %.3g devices; idle "
+			"power-down after %s, self-refresh after %s%s; system %.1f W (stated)\n",
+			c->memspec[m].name, c->memspec[m].source, p0->nr_domains,
+			p0->nr_domains ? p0->domains[p0->nr_domains - 1].devices : 0, pd, sr,
+			c->power_policy.poweroff ? ", power-off when empty" : "", c->system_w);
+		fprintf(out, "%-10s %10s %8s %6s %6s %6s %6s %9s %8s %9s %9s %8s %8s\n", "policy",
+			"DRAM J", "avg W", "sr%", "pd%", "stby%", "off%", "saving W", "saving%",
+			"migr. J", "kmpd J", "net W", "net/sys%");
+		for (unsigned int i = 0; i < c->nr_runs; i++) {
+			const struct mpm_power_result *p = &c->run[i].power[m];
+
+			if (!strcmp(c->cfg[i].policy, "full"))
+				full = (int)i;
+			fprintf(out, "%-10s %10.1f %8.3f %6.1f %6.1f %6.1f %6.1f", c->cfg[i].policy,
+				p->dram_j, p->dram_avg_w, pct_of(p, MPM_PS_SR), pct_of(p, MPM_PS_PRE_PD),
+				pct_of(p, MPM_PS_PRE_STBY) + pct_of(p, MPM_PS_ACT_STBY),
+				pct_of(p, MPM_PS_OFF));
+			if (sv[i].valid)
+				fprintf(out, " %9.4f %8.3f %9.4f %9.3f %8.4f %8.3f\n", sv[i].saving_w,
+					sv[i].saving_pct, p->migration_j, p->kmempowerd_cpu_j,
+					sv[i].net_w, 100 * sv[i].system_share);
+			else
+				fprintf(out, " %9s %8s %9.4f %9.3f %8s %8s\n", "-", "-", p->migration_j,
+					p->kmempowerd_cpu_j, "-", "-");
+		}
+		/* Arjan van de Ven: statistical grouping gets 95 %+ of the savings */
+		if (full >= 0 && sv[full].valid && sv[full].saving_w != 0) {
+			fprintf(out, "share of full's saving (Arjan's 95 %%+ claim):");
+			for (unsigned int i = 0; i < c->nr_runs; i++)
+				if (c->base[c->variant_of[i]] < 0 && (int)i != full &&
+				    strcmp(c->cfg[i].policy, "mainline"))
+					fprintf(out, " %s %.1f %% (net %.1f %%)", c->cfg[i].policy,
+						100 * sv[i].saving_w / sv[full].saving_w,
+						sv[full].net_w != 0 ? 100 * sv[i].net_w / sv[full].net_w : 0);
+			fputc('\n', out);
+		}
+	}
+}
+
 static void print_pagetest_table(struct compare *c, FILE *out)
 {
 	for (unsigned int p = 0; p < c->nr_policies; p++) {
@@ -610,13 +729,15 @@ static int finish(struct compare *c, bool cover)
 	struct mpm_result_input in = {
 		.machine = cover ? "sandybridge-128g (scaled)" : "8G",
 		.spec = &c->spec, .runs = c->run, .nr_runs = c->nr_runs, .with_host = true,
+		.saving = c->saving,
 	};
 	char err[256];
 
 	if (!c->json || strcmp(c->json, "-")) {
-		if (cover)
+		if (cover) {
 			print_cover_table(c, stdout);
-		else
+			print_power_table(c, stdout);
+		} else
 			print_pagetest_table(c, stdout);
 		if (c->ablation)
 			print_ablation(c, cover, stdout);
@@ -663,6 +784,8 @@ int mpm_cmd_compare(int argc, char **argv)
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		c->cfg[i].until_idle = cover;
 	r = execute(c);
+	if (!r)
+		r = price(c);
 	if (!r)
 		r = finish(c, cover);
 out:

@@ -34,6 +34,8 @@ struct job {
 	struct mpm_run run;
 	struct output json, csv;
 	unsigned int stats_mask;
+	struct mpm_memspec memspec;
+	struct mpm_power_policy power_policy;
 };
 
 enum { STATS_BUDDY = 1, STATS_PAGETYPE = 2, STATS_ZONE = 4, STATS_VMSTAT = 8 };
@@ -134,6 +136,10 @@ static int validate(struct job *j, bool stats)
 	if (stats && j->o.json && !strcmp(j->o.json, "-"))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "stats prints to stdout; give --json a file name");
+	if (mpm_cli_power_setup(j->o.power, j->o.power_policy, &j->memspec, &j->power_policy))
+		return MPM_EXIT_FAIL;
+	c->pricing[0] = (struct mpm_power_pricing){ &j->memspec, &j->power_policy };
+	c->nr_pricing = 1;
 	if (j->o.csv && j->o.json && !strcmp(j->o.csv, j->o.json))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "--json and --csv name the same file");
 	return 0;
@@ -227,7 +233,7 @@ static int execute(struct job *j, bool stats)
 		print_stats(j);
 	else if (!j->json.f || j->json.f != stdout)
 		mpm_cli_summary(stdout, j->o.machine.machine ? j->o.machine.machine :
-				MPM_DEFAULT_MACHINE, &j->run);
+				MPM_DEFAULT_MACHINE, &j->run, j->run.nr_power ? &j->run.power[0] : NULL);
 	return MPM_EXIT_OK;
 }
 

@@ -30,6 +30,7 @@ void mpm_cli_usage(FILE *out)
 "       mempower compare --experiment cover-letter|pagetest [OPTIONS]\n"
 "                                        (mempower compare --help)\n"
 "       mempower bench [BENCH OPTIONS]   (mempower bench --help)\n"
+"       mempower power --memspec NAME|FILE.json --list\n"
 "\n"
 "Run options:\n"
 "  --machine SPEC         SIZE (16G), NxSIZE (2x64G), a preset, or a .json file\n"
@@ -61,6 +62,12 @@ void mpm_cli_usage(FILE *out)
 "  --json FILE|-          write the result (schema mempower.result/1)\n"
 "  --csv FILE             write the sampled series, one row per virtual second\n"
 "  --check-every-op       run the invariant checker after every operation (slow)\n"
+"  --power MEMSPEC        DRAM power model: ddr3-1600 (default), ddr4-2400,\n"
+"                         ddr4-3200, or a memspec .json (docs/power-model.md)\n"
+"  --power-policy LIST    key=value,...: pd=128 (DCLKs or off), sr=15 (tREFIs\n"
+"                         or off), poweroff=0, force=0, poweron_us=700,\n"
+"                         kernel_hz=1e5, cpu_w=10, system_w (default 300 W\n"
+"                         per 128 GiB), group=1\n"
 "\n"
 "Machine presets:\n", out);
 	mpm_machine_presets_print(out);
@@ -93,6 +100,8 @@ int main(int argc, char **argv)
 		return mpm_cmd_stats(argc - 1, argv + 1);
 	if (!strcmp(cmd, "compare"))
 		return mpm_cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(cmd, "power"))
+		return mpm_cmd_power(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return mpm_bench_main(argc - 1, argv + 1);
 	if (cmd[0] == '-')

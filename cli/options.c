@@ -31,6 +31,8 @@ static const struct opt opts[] = {
 	{ "--json", F(json), false },
 	{ "--csv", F(csv), false },
 	{ "--format", F(format), true },
+	{ "--power", F(power), false },
+	{ "--power-policy", F(power_policy), false },
 };
 
 static const struct opt *find(const char *arg, size_t len, bool stats)

@@ -4,6 +4,7 @@
 #include "sim/sample.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 /* Fixed spellings, independent of mpm_migratetype_name(): a file format. */
@@ -226,6 +227,77 @@ static json_t *regions_json(const struct mpm_machine *m, const struct ksim *k)
 	return a;
 }
 
+static json_t *states_json(const double *v)
+{
+	json_t *o = json_object();
+
+	for (int s = 0; s < MPM_NR_PSTATES; s++)
+		SET(o, mpm_pstate_names[s], json_real(v[s]));
+	return o;
+}
+
+/* The DRAM power model's figures for the run (docs/power-model.md). */
+static json_t *power_json(const struct mpm_power_result *p, const struct mpm_power_saving *sv)
+{
+	json_t *o = json_object(), *pol = json_object(), *dom = json_array();
+
+	SET(o, "memspec", json_string(p->spec.name));
+	SET(o, "memspec_source", json_string(p->spec.source));
+	SET(pol, "pd_timer_clk", json_real(p->policy.pd_timer_clk));
+	SET(pol, "sr_timer_refi", json_real(p->policy.sr_timer_refi));
+	SET(pol, "poweroff", json_boolean(p->policy.poweroff));
+	SET(pol, "force", json_boolean(p->policy.force));
+	SET(pol, "kernel_hz", json_real(p->policy.kernel_hz));
+	SET(pol, "cpu_w", json_real(p->policy.cpu_w));
+	SET(pol, "regions_per_domain", U64(p->policy.group));
+	SET(o, "controller", pol);
+	/* the timers in effect: null where a state saves nothing or is off */
+	SET(o, "powerdown_after_s", isfinite(p->pd_after_s) ? json_real(p->pd_after_s) : json_null());
+	SET(o, "self_refresh_after_s", isfinite(p->sr_after_s) ? json_real(p->sr_after_s) :
+	    json_null());
+	SET(o, "domains", U64(p->nr_domains));
+	SET(o, "duration_s", json_real(p->duration_s));
+	SET(o, "dram_energy_j", json_real(p->dram_j));
+	SET(o, "dram_avg_w", json_real(p->dram_avg_w));
+	SET(o, "energy_by_state_j", states_json(p->state_j));
+	SET(o, "time_by_state_s", states_json(p->state_s));
+	SET(o, "refresh_energy_j", json_real(p->refresh_j));
+	SET(o, "access_energy_j", json_real(p->access_j));
+	SET(o, "exit_energy_j", json_real(p->exit_j));
+	SET(o, "pages_read", U64(p->pages_rd));
+	SET(o, "pages_written", U64(p->pages_wr));
+	SET(o, "lines", U64(p->lines));
+	SET(o, "powerdown_exits", U64(p->pd_exits));
+	SET(o, "self_refresh_exits", U64(p->sr_exits));
+	SET(o, "poweron_exits", U64(p->poweron_exits));
+	SET(o, "exit_latency_s", json_real(p->exit_latency_s));
+	SET(o, "migration_energy_j", json_real(p->migration_j));
+	SET(o, "kmempowerd_cpu_energy_j", json_real(p->kmempowerd_cpu_j));
+	if (sv && sv->valid) {
+		SET(o, "saving_vs_mainline_w", json_real(sv->saving_w));
+		SET(o, "saving_vs_mainline_pct", json_real(sv->saving_pct));
+		SET(o, "net_saving_w", json_real(sv->net_w));
+		SET(o, "system_w", json_real(sv->system_w));
+		SET(o, "system_share", json_real(sv->system_share));
+	} else {
+		SET(o, "system_share", json_null());
+	}
+	for (unsigned int d = 0; d < p->nr_domains; d++) {
+		const struct mpm_power_domain *x = &p->domains[d];
+		json_t *e = json_object();
+
+		SET(e, "node", U64(x->node));
+		SET(e, "window", U64(x->first_window));
+		SET(e, "present", U64(x->present));
+		SET(e, "devices", json_real(x->devices));
+		SET(e, "kernel", json_boolean(x->kernel));
+		SET(e, "time_by_state_s", states_json(x->state_s));
+		json_array_append_new(dom, e);
+	}
+	SET(o, "per_domain", dom);
+	return o;
+}
+
 static json_t *run_json(const struct mpm_run *run, bool with_host)
 {
 	const struct mpm_run_config *cfg = run->cfg;
@@ -283,8 +355,33 @@ json_t *mpm_result_build(const struct mpm_result_input *in)
 	SET(root, "schema", json_string(MPM_RESULT_SCHEMA));
 	SET(root, "generator", json_string("mempower " MPM_VERSION_STRING));
 	SET(root, "machine", machine_json(in, in->runs[0].m));
-	for (size_t i = 0; i < in->nr_runs; i++)
-		json_array_append_new(runs, run_json(&in->runs[i], in->with_host));
+	for (size_t i = 0; i < in->nr_runs; i++) {
+		json_t *r = run_json(&in->runs[i], in->with_host);
+
+		const struct mpm_run *run = &in->runs[i];
+
+		/* before "host", which stays last */
+		if (run->nr_power) {
+			json_t *h = json_incref(json_object_get(r, "host"));
+
+			json_object_del(r, "host");
+			SET(r, "power", power_json(&run->power[0], in->saving ? &in->saving[i] : NULL));
+			if (run->nr_power > 1) {
+				json_t *a = json_array();
+
+				for (unsigned int m = 1; m < run->nr_power; m++) {
+					size_t k = m * in->nr_runs + i;
+
+					json_array_append_new(a, power_json(&run->power[m],
+							      in->saving ? &in->saving[k] : NULL));
+				}
+				SET(r, "power_other", a);
+			}
+			if (h)
+				SET(r, "host", h);
+		}
+		json_array_append_new(runs, r);
+	}
 	SET(root, "runs", runs);
 	return root;
 }

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "io/machine_spec.h"
+#include "power/power.h"
 #include "sim/run.h"
 
 #define MPM_RESULT_SCHEMA "mempower.result/1"
@@ -24,6 +25,12 @@ struct mpm_result_input {
 	const struct mpm_run *runs;		/* all on machines built from spec */
 	size_t nr_runs;
 	bool with_host;				/* false: leave "host" out */
+	/*
+	 * A run priced by the power model (run->nr_power > 0) gets "power"
+	 * (its first pricing) and "power_other" (the rest); @saving, if not
+	 * NULL, is [MPM_MAX_PRICING][nr_runs]: each against mainline.
+	 */
+	const struct mpm_power_saving *saving;
 };
 
 /* A new reference, or NULL on ENOMEM. */

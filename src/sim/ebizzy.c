@@ -49,6 +49,55 @@ static uint32_t buffer_pages(const struct mpm_ebizzy_params *p)
 
 static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget);
 
+/*
+ * The DRAM traffic beyond the faults' clear_page (which ksim_fault_range
+ * records): pages [from, to) of @dst written once more (write_pattern, or
+ * memcpy's stores), and of @src read (memcpy's loads).
+ */
+/* Runs of pages in one pageblock are counted at once: the loop is per page. */
+static void touch_run(struct ksim *k, const uint32_t *pfn, uint32_t from, uint32_t to,
+		      unsigned int what)
+{
+	uint64_t blk = UINT64_MAX, first = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = from; i < to; i++) {
+		if (pfn[i] == NO_PFN32)
+			continue;
+		if (pfn[i] >> k->touch_shift != blk) {
+			if (n)
+				ksim_touch_n(k, first, what, n);
+			blk = pfn[i] >> k->touch_shift;
+			first = pfn[i];
+			n = 0;
+		}
+		n++;
+	}
+	if (n)
+		ksim_touch_n(k, first, what, n);
+}
+
+static void touch_copy(struct ksim *k, const struct kvma *dst, const struct kvma *src,
+		       uint32_t from, uint32_t to)
+{
+	if (!dst->pfn)
+		return;		/* killed: the vma is gone */
+	touch_run(k, dst->pfn, from, to, TOUCH_PAGE_WR);
+	if (src && src->pfn)
+		touch_run(k, src->pfn, from, to < src->npages ? to : src->npages, TOUCH_PAGE_RD);
+}
+
+/* bsearch: SEARCH_NS worth of probes, each one line of the copy */
+static void touch_search(struct ksim *k, const struct kvma *buf)
+{
+	for (uint32_t j = 0; j < SEARCH_NS / 100; j++) {
+		uint32_t i = (uint32_t)((uint64_t)buf->npages * (2 * j + 1) / (2 * (SEARCH_NS / 100)));
+
+		if (buf->pfn[i] != NO_PFN32)
+			ksim_touch(k, buf->pfn[i], TOUCH_LINE);
+	}
+}
+
 static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 {
 	struct ebz_prog *g = t->prog;
@@ -69,9 +118,12 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 			g->pos = 0;
 			g->state = EBZ_FILL;
 			break;
-		case EBZ_FILL:		/* write_pattern: fault and write every page */
+		case EBZ_FILL: {	/* write_pattern: fault and write every page */
+			uint32_t from = g->pos;
+
 			used += ksim_fault_range(k, t, g->buf, &g->pos, g->buf->npages,
 						 k->p.copy_ns_per_page, budget - used);
+			touch_copy(k, g->buf, NULL, from, g->pos);
 			if (g->pos == g->buf->npages) {
 				in->filled++;
 				g->state = EBZ_START;
@@ -79,6 +131,7 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 			if (t->state != TASK_RUNNABLE)
 				return used;
 			break;
+		}
 		case EBZ_SPAWN:
 			for (unsigned int i = 0; i < in->p->threads; i++) {
 				struct ebz_prog *w = calloc(1, sizeof(*w));
@@ -138,15 +191,21 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 			g->pos = 0;
 			g->state = EBZ_COPY;
 			break;
-		case EBZ_COPY:
+		case EBZ_COPY: {
+			uint32_t from = g->pos;
+
 			used += ksim_fault_range(k, t, g->buf, &g->pos, g->buf->npages,
 						 k->p.copy_ns_per_page, budget - used);
+			/* ebizzy's unseeded rand_num: always the first chunk */
+			touch_copy(k, g->buf, g->in->chunk[0], from, g->pos);
 			if (t->state != TASK_RUNNABLE)
 				return used;
 			if (g->pos == g->buf->npages)
 				g->state = EBZ_SEARCH;
 			break;
+		}
 		case EBZ_SEARCH:
+			touch_search(k, g->buf);
 			g->debt = SEARCH_NS;
 			g->state = EBZ_UNMAP;
 			break;

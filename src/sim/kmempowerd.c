@@ -46,6 +46,8 @@ static int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t
 		if (index >= v->npages || v->pfn[index] != from || v->huge[index / 512])
 			return -1;
 		v->pfn[index] = (uint32_t)to;
+		ksim_touch(k, from, TOUCH_PAGE_RD);
+		ksim_touch(k, to, TOUCH_PAGE_WR);
 		return 0;
 	}
 	if (k->owner_kind[owner] == OWNER_FILE) {
@@ -54,6 +56,8 @@ static int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t
 		if (index >= f->npages || f->pfn[index] != from)
 			return -1;
 		f->pfn[index] = (uint32_t)to;
+		ksim_touch(k, from, TOUCH_PAGE_RD);
+		ksim_touch(k, to, TOUCH_PAGE_WR);
 		return 0;
 	}
 	return -1;

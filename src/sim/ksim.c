@@ -54,6 +54,24 @@ uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj)
 	return k->nr_owners++;
 }
 
+/* One access counter triple per pageblock of the pfn span. */
+static int touch_init(struct ksim *k)
+{
+	uint64_t end = 0;
+
+	for (unsigned int z = 0; z < mpm_nr_zones(k->m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, z, &zi);
+		if (zi.start_pfn + zi.spanned > end)
+			end = zi.start_pfn + zi.spanned;
+	}
+	k->touch_shift = mpm_pageblock_order(k->m);
+	k->nr_touch = (size_t)((end >> k->touch_shift) + 1);
+	k->touch = calloc(NR_TOUCH * k->nr_touch, sizeof(*k->touch));
+	return k->touch ? 0 : -1;
+}
+
 int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p,
 	      struct mpm_rng *rng)
 {
@@ -64,7 +82,7 @@ int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p
 	k->nr_cpus = mpm_nr_cpus(m);
 	k->cpus = calloc(k->nr_cpus, sizeof(*k->cpus));
 	k->next_pid = 1;
-	if (!k->cpus || mpm_rmap_enable(m))
+	if (!k->cpus || mpm_rmap_enable(m) || touch_init(k))
 		return -1;
 	ksim_new_owner(k, OWNER_NONE, NULL);	/* id 0 = MPM_NO_OWNER */
 	ksim_slab_init(k);
@@ -83,6 +101,8 @@ static void free_vma(struct kvma *v)
 
 void ksim_fini(struct ksim *k)
 {
+	free(k->touch);
+	k->touch = NULL;
 	for (size_t i = 0; i < k->nr_procs; i++) {
 		struct kprocess *p = k->procs[i];
 

@@ -231,6 +231,13 @@ struct ksim {
 	struct ksim_counters c;
 	struct kmempowerd **kmpd;	/* per node, with the evacuation feature */
 	unsigned int nr_kmpd;
+	/*
+	 * DRAM accesses for the power model, per pageblock since the last
+	 * sample: [3 * (pfn >> touch_shift) + TOUCH_*].  O(1) per touch.
+	 */
+	uint32_t *touch;		/* folded and cleared every sample */
+	size_t nr_touch;		/* pageblocks covered */
+	unsigned int touch_shift;
 	void *owner;			/* the run driving this simulation */
 	struct ktask *current;		/* the task whose program is running */
 	char error[200];
@@ -295,6 +302,23 @@ static inline bool ksim_pay_debt(uint64_t *debt, uint64_t budget, uint64_t *used
 	*debt -= n;
 	*used += n;
 	return true;
+}
+
+/* What a touch moved: a 4 KiB page read or written, or one 64-byte line. */
+enum { TOUCH_PAGE_RD, TOUCH_PAGE_WR, TOUCH_LINE, NR_TOUCH };
+
+/* The workload or the kernel touched @pfn (docs/power-model.md, "Accesses"). */
+static inline void ksim_touch_n(struct ksim *k, uint64_t pfn, unsigned int what, uint32_t n)
+{
+	size_t b = (size_t)(pfn >> k->touch_shift);
+
+	if (__builtin_expect(b < k->nr_touch, 1))
+		k->touch[NR_TOUCH * b + what] += n;
+}
+
+static inline void ksim_touch(struct ksim *k, uint64_t pfn, unsigned int what)
+{
+	ksim_touch_n(k, pfn, what, 1);
 }
 
 /* sched.c */

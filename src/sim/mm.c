@@ -170,6 +170,7 @@ static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsign
 		return false;
 	v->pte[chunk] = pte;
 	v->mm->nr_ptes++;
+	ksim_touch(k, pte, TOUCH_PAGE_WR);	/* a page-table page is cleared */
 	return true;
 }
 
@@ -188,8 +189,10 @@ static bool fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned 
 		k->c.thp_fallbacks++;
 		return false;
 	}
-	for (uint32_t j = 0; j < PAGES_PER_PMD; j++)
+	for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
 		map_page(k, v, chunk * PAGES_PER_PMD + j, pfn + j);
+		ksim_touch(k, pfn + j, TOUCH_PAGE_WR);	/* clear_huge_page */
+	}
 	v->huge[chunk] = 1;
 	v->rss += PAGES_PER_PMD;
 	v->mm->rss += PAGES_PER_PMD;
@@ -235,6 +238,8 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		if (pfn == MPM_NO_PFN)
 			break;		/* killed, or the run failed */
 		map_page(k, v, i, pfn);
+		ksim_touch(k, pfn, TOUCH_PAGE_WR);		/* clear_page */
+		ksim_touch(k, v->pte[chunk], TOUCH_LINE);	/* set_pte */
 		v->rss++;
 		v->mm->rss++;
 		k->c.faults++;

@@ -230,9 +230,11 @@ uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t
 				break;
 			k->c.cache_misses++;
 			used += k->p.readin_ns_per_page;
+			ksim_touch(k, f->pfn[i], TOUCH_PAGE_WR);	/* the disk's DMA */
 		} else {
 			used += k->p.read_ns_per_page;
 		}
+		ksim_touch(k, f->pfn[i], TOUCH_PAGE_RD);	/* copy_to_user */
 		if (dirty)
 			f->dirty[i] = 1;
 	}
@@ -251,6 +253,7 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
 		    !add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE, cpu))
 			break;
 		f->dirty[i] = 1;
+		ksim_touch(k, f->pfn[i], TOUCH_PAGE_WR);	/* copy_from_user */
 		used += k->p.read_ns_per_page;	/* copy_from_user of 4 KiB */
 	}
 	return used;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sim/run.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,162 @@ static double host_seconds(void)
 
 static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id);
 
+/* Where region boundaries start on node @nid (topology.c's region_base_pfn). */
+static uint64_t region_base(const struct mpm_machine_spec *s, unsigned int nid)
+{
+	uint64_t base = UINT64_MAX;
+
+	if (s->region_absolute)
+		return 0;
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		if (s->zones[i].node == nid && s->zones[i].start_pfn < base)
+			base = s->zones[i].start_pfn;
+	if (s->node_start_pfn[nid] && s->node_start_pfn[nid] < base)
+		base = s->node_start_pfn[nid];
+	return base == UINT64_MAX ? 0 : base;
+}
+
+/*
+ * The power model's regions: every zone region with present pages, in the
+ * order mpm_regions_total counts them, with its physical window; and the
+ * map from pageblocks to them that folds ksim's access counters.
+ */
+static int power_regions_init(struct mpm_run *run)
+{
+	const struct mpm_machine *m = run->m;
+	uint64_t rpages = mpm_region_pages(m), end = 0;
+	unsigned int pbo = mpm_pageblock_order(m), n = 0;
+
+	run->pregions = calloc(run->regions_total ? run->regions_total : 1,
+			       sizeof(*run->pregions));
+	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, z, &zi);
+		if (zi.start_pfn + zi.spanned > end)
+			end = zi.start_pfn + zi.spanned;
+	}
+	run->nr_pb = (size_t)(end >> pbo) + 1;
+	run->pb_region = malloc(run->nr_pb * sizeof(*run->pb_region));
+	if (!run->pregions || !run->pb_region)
+		return -1;
+	{
+		uint64_t **rows[] = { &run->p_prev, &run->p_used, &run->p_rd, &run->p_wr,
+				      &run->p_lines };
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			if (!(*rows[i] = calloc(run->regions_total ? run->regions_total : 1,
+						sizeof(uint64_t))))
+				return -1;
+	}
+	memset(run->pb_region, 0xff, run->nr_pb * sizeof(*run->pb_region));
+	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(m, z, &zi);
+		for (unsigned int r = 0; r < zi.nr_regions; r++) {
+			struct mpm_region_info ri;
+			struct mpm_power_region *p = &run->pregions[n];
+
+			mpm_region_info(m, z, r, &ri);
+			if (!ri.present)
+				continue;
+			p->node = zi.node;
+			p->window = (ri.start_pfn - region_base(run->cfg->spec, zi.node)) / rpages;
+			p->present = ri.present;
+			p->kernel = ri.managed < ri.present;
+			for (uint64_t b = ri.start_pfn >> pbo; b <= (ri.end_pfn - 1) >> pbo; b++)
+				if (run->pb_region[b] == UINT_MAX)
+					run->pb_region[b] = n;
+			n++;
+		}
+	}
+	run->nr_pregions = n;
+	return 0;
+}
+
+/* This sample's row: used pages now, accesses since the last sample. */
+static void power_row(struct mpm_run *run)
+{
+	unsigned int n = 0;
+
+	memset(run->p_rd, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_wr, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_lines, 0, run->nr_pregions * sizeof(uint64_t));
+	for (unsigned int z = 0; z < mpm_nr_zones(run->m); z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(run->m, z, &zi);
+		for (unsigned int r = 0; r < zi.nr_regions; r++) {
+			struct mpm_region_info ri;
+
+			mpm_region_info(run->m, z, r, &ri);
+			if (ri.present)	/* pcp pages are not free: they count as used */
+				run->p_used[n++] = ri.present - ri.nr_free;
+		}
+	}
+	if (!run->k)
+		return;
+	for (size_t b = 0; b < run->nr_pb && b < run->k->nr_touch; b++) {
+		uint32_t *c = &run->k->touch[NR_TOUCH * b];
+		unsigned int i = run->pb_region[b];
+
+		if (i != UINT_MAX) {
+			run->p_rd[i] += c[TOUCH_PAGE_RD];
+			run->p_wr[i] += c[TOUCH_PAGE_WR];
+			run->p_lines[i] += c[TOUCH_LINE];
+		}
+		c[TOUCH_PAGE_RD] = c[TOUCH_PAGE_WR] = c[TOUCH_LINE] = 0;
+	}
+}
+
+static void power_fini(struct mpm_run *run)
+{
+	for (unsigned int i = 0; i < run->nr_power; i++)
+		mpm_power_result_fini(&run->power[i]);
+	run->nr_power = 0;
+}
+
+/*
+ * Price the interval since the last sample.  The first sample (again after
+ * drive_ksim restarts the series at the idle system) begins the pricing.
+ */
+static int power_sample(struct mpm_run *run, double t)
+{
+	const struct mpm_run_config *cfg = run->cfg;
+	uint64_t *x;
+
+	if (!cfg->nr_pricing)
+		return 0;
+	power_row(run);
+	if (!run->nr_samples) {
+		power_fini(run);
+		for (unsigned int i = 0; i < cfg->nr_pricing && i < MPM_MAX_PRICING; i++) {
+			run->nr_power++;
+			if (mpm_power_begin(&run->power[i], run->pregions, run->nr_pregions,
+					    MPM_PAGE_SIZE, cfg->pricing[i].spec, cfg->pricing[i].policy))
+				return -1;
+		}
+	} else {
+		for (unsigned int i = 0; i < run->nr_power; i++)
+			mpm_power_interval(&run->power[i], t - run->p_prev_t, run->p_prev,
+					   run->p_used, run->p_rd, run->p_wr, run->p_lines);
+	}
+	x = run->p_prev;
+	run->p_prev = run->p_used;
+	run->p_used = x;
+	run->p_prev_t = t;
+	return 0;
+}
+
+/* The end of the run: the migrations and kmempowerd's CPU time. */
+static void power_end(struct mpm_run *run)
+{
+	for (unsigned int i = 0; i < run->nr_power; i++)
+		mpm_power_end(&run->power[i], run->counters.migrated,
+			      run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0);
+}
+
 static int take_sample(struct mpm_run *run, double t)
 {
 	return take_sample_ideal(run, t, NULL);
@@ -41,6 +198,8 @@ static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ide
 		run->samples = n;
 		run->samples_cap = ncap;
 	}
+	if (power_sample(run, t))
+		return -1;
 	s = &run->samples[run->nr_samples++];
 	s->t = t;
 	s->free_regions = mpm_free_regions(run->m);
@@ -259,6 +418,10 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	}
 	run->features = mpm_features(run->m);
 	run->regions_total = mpm_regions_total(run->m);
+	if (power_regions_init(run)) {
+		snprintf(err, errlen, "out of memory in the simulator");
+		return -1;
+	}
 	run->free_regions_start = mpm_free_regions(run->m);
 	run->free_regions_min = run->free_regions_start;
 	if (cfg->check_every_op && check(run, err, errlen))
@@ -278,6 +441,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
 	mpm_counters(run->m, &run->counters);
+	power_end(run);
 	/* no page lost: every owned page where its owner thinks, as written */
 	if (run->k) {
 		ksim_count_mismatches(run->k, &run->owner_mismatches, &run->content_mismatches);
@@ -307,5 +471,13 @@ void mpm_run_fini(struct mpm_run *run)
 	if (run->m)
 		mpm_machine_destroy(run->m);
 	free(run->samples);
+	power_fini(run);
+	free(run->pregions);
+	free(run->pb_region);
+	free(run->p_prev);
+	free(run->p_used);
+	free(run->p_rd);
+	free(run->p_wr);
+	free(run->p_lines);
 	memset(run, 0, sizeof(*run));
 }

@@ -13,11 +13,19 @@
 
 #include <mempower/mempower.h>
 
+#include "power/power.h"
 #include "sim/rng.h"
 #include "sim/workload.h"
 #include "sim/sample.h"
 
 #define MPM_MAX_DURATION	1000000.0	/* virtual seconds */
+#define MPM_MAX_PRICING		3		/* memspecs priced per run */
+
+/* One way to price a run with the DRAM power model (power/power.h). */
+struct mpm_power_pricing {
+	const struct mpm_memspec *spec;
+	const struct mpm_power_policy *policy;
+};
 
 struct mpm_run_config {
 	const struct mpm_machine_spec *spec;	/* features already set */
@@ -30,6 +38,9 @@ struct mpm_run_config {
 	bool check_samples;			/* mpm_check + owner check at every sample */
 	bool boot_system;			/* ksim workloads: an idle system first */
 	bool until_idle;			/* stop when the workload is done (+2 s) */
+	/* the DRAM power model, priced sample by sample; 0 = none */
+	struct mpm_power_pricing pricing[MPM_MAX_PRICING];
+	unsigned int nr_pricing;
 	/* Called after each virtual second; may be NULL. */
 	void (*progress)(void *arg, double t, double duration);
 	void *progress_arg;
@@ -67,11 +78,27 @@ struct mpm_run {
 	double end_t;			/* virtual seconds at the end */
 	double packing_min, packing_mean;	/* free / ideal over the samples */
 	uint64_t owner_mismatches, content_mismatches;	/* ksim: at the end, must be 0 */
+	/*
+	 * The power model's input (power/power.h), priced at every sample and
+	 * not kept: every zone region with present pages, its used pages at
+	 * the last and this sample, and the accesses ksim recorded into it
+	 * between them.
+	 */
+	struct mpm_power_region *pregions;
+	unsigned int nr_pregions;
+	unsigned int *pb_region;	/* pageblock -> pregion; UINT_MAX = none */
+	size_t nr_pb;
+	uint64_t *p_prev, *p_used, *p_rd, *p_wr, *p_lines;	/* [pregion] */
+	double p_prev_t;
+	/* cfg->pricing[i] priced; complete once mpm_run_execute returns 0 */
+	struct mpm_power_result power[MPM_MAX_PRICING];
+	unsigned int nr_power;
 };
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		    char *err, size_t errlen);
 void mpm_run_fini(struct mpm_run *run);
+
 
 #endif /* MPM_SIM_RUN_H */

@@ -105,6 +105,7 @@ void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
 	if (++s->inuse == c->objs)
 		partial_del(c, s);
 	c->nr_objs++;
+	ksim_touch(k, s->pfn, TOUCH_LINE);	/* the object's constructor */
 	return s;
 }
 
@@ -117,6 +118,7 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu)
 		return;
 	c = s->cache;
 	c->nr_objs--;
+	ksim_touch(k, s->pfn, TOUCH_LINE);	/* the freelist pointer */
 	if (!s->on_partial)
 		partial_add(c, s);
 	if (--s->inuse)

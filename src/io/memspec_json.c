@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memspec files (docs/power-model.md, "Memspec files"): DRAMPower's JSON
+ * layout, so its legacy memspecs load as they are.  Three sections,
+ * memarchitecturespec, memtimingspec and mempowerspec; keys the model does
+ * not use (I/O power, bank groups, ...) are ignored.  A value is a number in
+ * DRAMPower's unit (mA, V, MHz, clock cycles) or a string "<number> <unit>".
+ * Every error is one line naming the file and the field.
+ */
+#include "io/memspec_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum kind { K_COUNT, K_CURRENT, K_VOLTAGE, K_FREQ, K_CLOCKS };
+
+struct field {
+	const char *section;
+	const char *names[3];		/* the first is ours; others are DRAMPower's */
+	enum kind kind;
+	bool required;
+	size_t off;			/* double or unsigned int in struct mpm_memspec */
+};
+
+#define D(f) offsetof(struct mpm_memspec, f)
+#define ARCH "memarchitecturespec"
+#define TIME "memtimingspec"
+#define POW "mempowerspec"
+
+static const struct field fields[] = {
+	{ ARCH, { "width" }, K_COUNT, true, D(width) },
+	{ ARCH, { "nbrOfBanks" }, K_COUNT, true, D(banks) },
+	{ ARCH, { "nbrOfRows" }, K_COUNT, true, D(rows) },
+	{ ARCH, { "nbrOfColumns" }, K_COUNT, true, D(columns) },
+	{ ARCH, { "burstLength" }, K_COUNT, true, D(burst_length) },
+	{ ARCH, { "dataRate" }, K_COUNT, true, D(data_rate) },
+	{ TIME, { "clkMhz" }, K_FREQ, true, D(clk_mhz) },
+	{ TIME, { "RC" }, K_CLOCKS, true, D(rc) },
+	{ TIME, { "RAS" }, K_CLOCKS, true, D(ras) },
+	{ TIME, { "RFC" }, K_CLOCKS, true, D(rfc) },
+	{ TIME, { "REFI" }, K_CLOCKS, true, D(refi) },
+	{ TIME, { "XP" }, K_CLOCKS, true, D(xp) },
+	{ TIME, { "XS" }, K_CLOCKS, true, D(xs) },
+	{ POW, { "idd0", "idd01" }, K_CURRENT, true, D(idd0) },
+	{ POW, { "idd2n", "idd2n1" }, K_CURRENT, true, D(idd2n) },
+	{ POW, { "idd2p", "idd2p0" }, K_CURRENT, true, D(idd2p) },
+	{ POW, { "idd3n", "idd3n1" }, K_CURRENT, true, D(idd3n) },
+	{ POW, { "idd3p", "idd3p0" }, K_CURRENT, true, D(idd3p) },
+	{ POW, { "idd4r", "idd4r1" }, K_CURRENT, true, D(idd4r) },
+	{ POW, { "idd4w", "idd4w1" }, K_CURRENT, true, D(idd4w) },
+	{ POW, { "idd5", "idd51", "idd5b" }, K_CURRENT, true, D(idd5) },
+	{ POW, { "idd6", "idd61" }, K_CURRENT, true, D(idd6) },
+	{ POW, { "vdd", "vdd1" }, K_VOLTAGE, true, D(vdd) },
+	{ POW, { "ipp0", "idd02" }, K_CURRENT, false, D(ipp0) },
+	{ POW, { "ipp2n", "idd2n2" }, K_CURRENT, false, D(ipp2n) },
+	{ POW, { "ipp2p", "idd2p02" }, K_CURRENT, false, D(ipp2p) },
+	{ POW, { "ipp3n", "idd3n2" }, K_CURRENT, false, D(ipp3n) },
+	{ POW, { "ipp3p", "idd3p02" }, K_CURRENT, false, D(ipp3p) },
+	{ POW, { "ipp4r", "idd4r2" }, K_CURRENT, false, D(ipp4r) },
+	{ POW, { "ipp4w", "idd4w2" }, K_CURRENT, false, D(ipp4w) },
+	{ POW, { "ipp5", "idd52" }, K_CURRENT, false, D(ipp5) },
+	{ POW, { "ipp6", "idd62" }, K_CURRENT, false, D(ipp6) },
+	{ POW, { "vpp", "vdd2" }, K_VOLTAGE, false, D(vpp) },
+};
+
+struct ctx {
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(struct ctx *c, const char *section, const char *key, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (section)
+		snprintf(c->err, c->errlen, "%s: %s.%s: %s", c->path, section, key, msg);
+	else
+		snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
+	return -1;
+}
+
+/* The factor from @unit to the kind's base unit; 0 if unknown. */
+static double unit_factor(enum kind k, const char *unit)
+{
+	static const struct { enum kind k; const char *u; double f; } units[] = {
+		{ K_CURRENT, "mA", 1 }, { K_CURRENT, "A", 1000 }, { K_CURRENT, "uA", 1e-3 },
+		{ K_VOLTAGE, "V", 1 }, { K_VOLTAGE, "mV", 1e-3 },
+		{ K_FREQ, "MHz", 1 }, { K_FREQ, "GHz", 1000 },
+		{ K_CLOCKS, "clk", 1 }, { K_COUNT, "", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (units[i].k == k && !strcmp(units[i].u, unit))
+			return units[i].f;
+	return 0;
+}
+
+/* A timing in ns or us becomes clocks once the clock is known. */
+static int time_unit(const char *unit, double *ns)
+{
+	if (!strcmp(unit, "ns"))
+		*ns = 1;
+	else if (!strcmp(unit, "us"))
+		*ns = 1000;
+	else if (!strcmp(unit, "ps"))
+		*ns = 1e-3;
+	else
+		return -1;
+	return 0;
+}
+
+static int value(struct ctx *c, const struct field *f, const char *key, json_t *v,
+		 double clk_mhz, double *out)
+{
+	const char *s;
+	char *end;
+	double x, ns;
+
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return fail(c, f->section, key, "expected a number or a \"<number> <unit>\" string");
+	s = json_string_value(v);
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || errno || !isfinite(x))
+		return fail(c, f->section, key, "malformed value '%s'", s);
+	while (*end == ' ')
+		end++;
+	if (f->kind == K_CLOCKS && time_unit(end, &ns) == 0) {
+		if (!(clk_mhz > 0))
+			return fail(c, f->section, key, "a time needs clkMhz first");
+		*out = ceil(x * ns * clk_mhz / 1000 - 1e-9);	/* JEDEC: round up to clocks */
+		return 0;
+	}
+	if (!unit_factor(f->kind, end))
+		return fail(c, f->section, key, "unknown unit '%s'", end);
+	*out = x * unit_factor(f->kind, end);
+	return 0;
+}
+
+static int load_field(struct ctx *c, json_t *root, const struct field *f,
+		      struct mpm_memspec *s)
+{
+	json_t *sec = json_object_get(root, f->section), *v = NULL;
+	const char *key = f->names[0];
+	double x = 0;
+
+	if (!json_is_object(sec))
+		return fail(c, NULL, NULL, "%s: missing or not an object", f->section);
+	for (int i = 0; i < 3 && f->names[i] && !v; i++)
+		if ((v = json_object_get(sec, f->names[i])))
+			key = f->names[i];
+	if (!v) {
+		if (f->required)
+			return fail(c, f->section, f->names[0], "missing");
+		return 0;
+	}
+	if (value(c, f, key, v, s->clk_mhz, &x))
+		return -1;
+	if (x < 0)
+		return fail(c, f->section, key, "negative (%g)", x);
+	if (f->kind == K_COUNT) {
+		if (x != floor(x) || x < 1 || x > 1e9)
+			return fail(c, f->section, key, "expected a positive integer");
+		*(unsigned int *)((char *)s + f->off) = (unsigned int)x;
+	} else {
+		*(double *)((char *)s + f->off) = x;
+	}
+	return 0;
+}
+
+int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t errlen)
+{
+	struct ctx c = { path, err, errlen };
+	json_error_t je;
+	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *id;
+	char msg[256];
+	int r = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (!root) {
+		if (je.line < 0)
+			return fail(&c, NULL, NULL, "%s", je.text);
+		return fail(&c, NULL, NULL, "line %d column %d: %s", je.line, je.column, je.text);
+	}
+	if (!json_is_object(root)) {
+		fail(&c, NULL, NULL, "expected a JSON object");
+		goto out;
+	}
+	id = json_object_get(root, "memoryId");
+	snprintf(s->name, sizeof(s->name), "%s", json_is_string(id) ? json_string_value(id) : path);
+	snprintf(s->source, sizeof(s->source), "%s", path);
+	/* the clock first: timings in ns need it */
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (fields[i].kind == K_FREQ && load_field(&c, root, &fields[i], s))
+			goto out;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (fields[i].kind != K_FREQ && load_field(&c, root, &fields[i], s))
+			goto out;
+	if (mpm_memspec_check(s, msg, sizeof(msg))) {
+		fail(&c, NULL, NULL, "%s", msg);
+		goto out;
+	}
+	r = 0;
+out:
+	json_decref(root);
+	return r;
+}
+
+int mpm_memspec_resolve(const char *name, struct mpm_memspec *s, char *err, size_t errlen)
+{
+	const struct mpm_memspec *p = mpm_memspec_preset(name);
+	size_t n = strlen(name);
+
+	if (p) {
+		*s = *p;
+		return 0;
+	}
+	if (n > 5 && !strcmp(name + n - 5, ".json"))
+		return mpm_memspec_load(name, s, err, errlen);
+	snprintf(err, errlen, "unknown memspec '%s' (expected %s, or a .json file)", name,
+		 mpm_memspec_preset_names());
+	return -1;
+}

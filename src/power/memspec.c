@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memspec presets, their physical checks, the figures derived from them,
+ * and the memory controller's idle-timer policy.  Every formula here is
+ * stated, with its source, in docs/power-model.md.
+ */
+#include "power/power.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Transcribed from DRAMPower's legacy memspecs (tukl-msd/DRAMPower,
+ * memspecs/, Micron datasheet figures); the file each comes from is in
+ * .source.  Currents mA, voltages V, timings in clocks.
+ */
+static const struct mpm_memspec presets[] = {
+	{
+		.name = "ddr3-1600", .source = "MICRON_2Gb_DDR3-1600_16bit_D.json",
+		.width = 16, .banks = 8, .rows = 16384, .columns = 1024,
+		.burst_length = 8, .data_rate = 2, .clk_mhz = 800,
+		.rc = 38, .ras = 28, .rfc = 128, .refi = 4160, .xp = 5, .xs = 136,
+		.idd0 = 110, .idd2n = 42, .idd2p = 12, .idd3n = 45, .idd3p = 45,
+		.idd4r = 270, .idd4w = 280, .idd5 = 215, .idd6 = 12,
+		.vdd = 1.5,
+	},
+	{
+		.name = "ddr4-2400", .source = "MICRON_4Gb_DDR4-2400_8bit_A.json",
+		.width = 8, .banks = 16, .rows = 32768, .columns = 1024,
+		.burst_length = 8, .data_rate = 2, .clk_mhz = 1200,
+		.rc = 55, .ras = 39, .rfc = 313, .refi = 4680, .xp = 8, .xs = 324,
+		.idd0 = 60.75, .idd2n = 38.25, .idd2p = 17, .idd3n = 44, .idd3p = 22.5,
+		.idd4r = 184.5, .idd4w = 168.75, .idd5 = 118, .idd6 = 20.25,
+		.ipp0 = 4.05, .ipp6 = 2.6,
+		.vdd = 1.2, .vpp = 2.5,
+	},
+	{
+		.name = "ddr4-3200", .source = "MICRON_8Gb_DDR4-3200_8bit_G.xml",
+		.width = 8, .banks = 16, .rows = 65536, .columns = 1024,
+		.burst_length = 8, .data_rate = 2, .clk_mhz = 1600,
+		.rc = 74, .ras = 52, .rfc = 560, .refi = 12480, .xp = 10, .xs = 576,
+		.idd0 = 57, .idd2n = 37, .idd2p = 25, .idd3n = 56, .idd3p = 43,
+		.idd4r = 168, .idd4w = 155, .idd5 = 66, .idd6 = 31,
+		.ipp0 = 3, .ipp3n = 3, .ipp5 = 5, .ipp6 = 5,
+		.vdd = 1.2, .vpp = 2.5,
+	},
+};
+
+const char *const mpm_pstate_names[MPM_NR_PSTATES] = {
+	"act_standby", "pre_standby", "act_powerdown", "pre_powerdown",
+	"self_refresh", "off",
+};
+
+const struct mpm_memspec *mpm_memspec_preset(const char *name)
+{
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		if (!strcmp(presets[i].name, name))
+			return &presets[i];
+	return NULL;
+}
+
+const char *mpm_memspec_preset_names(void)
+{
+	return "ddr3-1600, ddr4-2400, ddr4-3200";
+}
+
+__attribute__((format(printf, 3, 4)))
+static int bad(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
+{
+	const struct { const char *name; double v; } nonneg[] = {
+		{ "idd0", s->idd0 }, { "idd2n", s->idd2n }, { "idd2p", s->idd2p },
+		{ "idd3n", s->idd3n }, { "idd3p", s->idd3p }, { "idd4r", s->idd4r },
+		{ "idd4w", s->idd4w }, { "idd5", s->idd5 }, { "idd6", s->idd6 },
+		{ "ipp0", s->ipp0 }, { "ipp2n", s->ipp2n }, { "ipp2p", s->ipp2p },
+		{ "ipp3n", s->ipp3n }, { "ipp3p", s->ipp3p }, { "ipp4r", s->ipp4r },
+		{ "ipp4w", s->ipp4w }, { "ipp5", s->ipp5 }, { "ipp6", s->ipp6 },
+		{ "vpp", s->vpp },
+	};
+
+	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
+		if (!(nonneg[i].v >= 0) || !isfinite(nonneg[i].v))
+			return bad(err, errlen, "%s: negative or not a number (%g)",
+				   nonneg[i].name, nonneg[i].v);
+	if (s->width != 4 && s->width != 8 && s->width != 16 && s->width != 32)
+		return bad(err, errlen, "width %u: expected 4, 8, 16 or 32 bits", s->width);
+	if (!s->banks || !s->rows || !s->columns || !s->burst_length || !s->data_rate)
+		return bad(err, errlen, "banks, rows, columns, burst length and data rate must be positive");
+	if (!(s->vdd > 0) || !(s->clk_mhz > 0) || !isfinite(s->vdd) || !isfinite(s->clk_mhz))
+		return bad(err, errlen, "vdd and clock must be positive");
+	if (!(s->rc > 0 && s->ras > 0 && s->rfc > 0 && s->refi > 0 && s->xp > 0 && s->xs > 0))
+		return bad(err, errlen, "timings RC, RAS, RFC, REFI, XP, XS must be positive");
+	if (s->ras > s->rc)
+		return bad(err, errlen, "RAS %g > RC %g", s->ras, s->rc);
+	if (s->rfc >= s->refi)
+		return bad(err, errlen, "RFC %g >= REFI %g: refresh would never end", s->rfc, s->refi);
+	/* a lower-power state drawing more than the state above it is a typo */
+	if (s->idd6 > s->idd2n)
+		return bad(err, errlen, "IDD6 %g > IDD2N %g: self-refresh above precharge standby",
+			   s->idd6, s->idd2n);
+	if (s->idd2p > s->idd2n)
+		return bad(err, errlen, "IDD2P %g > IDD2N %g: power-down above standby",
+			   s->idd2p, s->idd2n);
+	if (s->idd3p > s->idd3n)
+		return bad(err, errlen, "IDD3P %g > IDD3N %g: power-down above standby",
+			   s->idd3p, s->idd3n);
+	if (s->idd2n > s->idd3n)
+		return bad(err, errlen, "IDD2N %g > IDD3N %g: precharge above active standby",
+			   s->idd2n, s->idd3n);
+	if (s->idd0 < s->idd3n || s->idd4r < s->idd3n || s->idd4w < s->idd3n ||
+	    s->idd5 < s->idd3n)
+		return bad(err, errlen, "IDD0, IDD4R, IDD4W and IDD5 must be at least IDD3N %g",
+			   s->idd3n);
+	return 0;
+}
+
+/* Current above a reference, never negative (missing VPP figures are 0). */
+static double above(double i, double ref)
+{
+	return i > ref ? i - ref : 0;
+}
+
+void mpm_memspec_derive(const struct mpm_memspec *s, struct mpm_memspec_power *d)
+{
+	double tck = 1e-6 / s->clk_mhz;
+	double burst_s = (double)s->burst_length / s->data_rate * tck;
+	double dev_burst_bytes = (double)s->width * s->burst_length / 8;
+	double rank_devices = 64.0 / s->width;		/* a 64-bit rank */
+	double rank_row_bytes = (double)s->columns * 8;	/* columns x 64 bits */
+	double acts_per_page = ceil(4096 / rank_row_bytes) * rank_devices;
+
+	memset(d, 0, sizeof(*d));
+	d->tck_s = tck;
+	d->device_bytes = (uint64_t)s->banks * s->rows * s->columns * s->width / 8;
+	/* background: IDD x VDD (+ IPP x VPP), DRAMPower's *_stdby / *_pd / sref */
+	d->act_stby_w = (s->idd3n * s->vdd + s->ipp3n * s->vpp) / 1000;
+	d->pre_stby_w = (s->idd2n * s->vdd + s->ipp2n * s->vpp) / 1000;
+	d->act_pd_w = (s->idd3p * s->vdd + s->ipp3p * s->vpp) / 1000;
+	d->pre_pd_w = (s->idd2p * s->vdd + s->ipp2p * s->vpp) / 1000;
+	d->sr_w = (s->idd6 * s->vdd + s->ipp6 * s->vpp) / 1000;
+	/* one REF every tREFI costs (IDD5 - IDD3N) x VDD over tRFC */
+	d->refresh_w = (above(s->idd5, s->idd3n) * s->vdd + above(s->ipp5, s->ipp3n) * s->vpp) /
+		       1000 * s->rfc / s->refi;
+	/* ACT: (IDD0 - IDD3N) over tRAS; PRE: (IDD0 - IDD2N) over tRC - tRAS */
+	d->act_j = (above(s->idd0, s->idd3n) * s->vdd + above(s->ipp0, s->ipp3n) * s->vpp) /
+		   1000 * s->ras * tck +
+		   (above(s->idd0, s->idd2n) * s->vdd + above(s->ipp0, s->ipp2n) * s->vpp) /
+		   1000 * (s->rc - s->ras) * tck;
+	d->rd_burst_j = (above(s->idd4r, s->idd3n) * s->vdd + above(s->ipp4r, s->ipp3n) * s->vpp) /
+			1000 * burst_s;
+	d->wr_burst_j = (above(s->idd4w, s->idd3n) * s->vdd + above(s->ipp4w, s->ipp3n) * s->vpp) /
+			1000 * burst_s;
+	/* 4 KiB = 512 beats of a 64-bit rank; 64 B = 8 beats */
+	d->page_busy_s = 512.0 / s->data_rate * tck;
+	d->line_busy_s = 8.0 / s->data_rate * tck;
+	d->page_rd_j = 4096 / dev_burst_bytes * d->rd_burst_j + acts_per_page * d->act_j;
+	d->page_wr_j = 4096 / dev_burst_bytes * d->wr_burst_j + acts_per_page * d->act_j;
+	d->line_j = 64 / dev_burst_bytes * d->rd_burst_j + rank_devices * d->act_j;
+	d->xp_s = s->xp * tck;
+	d->xs_s = s->xs * tck;
+}
+
+void mpm_power_policy_default(struct mpm_power_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pd_timer_clk = 128;		/* Intel IMC BIOS default PM_PDWN 0x6080 */
+	p->sr_timer_refi = 15;		/* ARM DMC-500 asr_period, its longest */
+	p->poweroff = false;
+	p->poweron_s = 700e-6;		/* JEDEC DDR3 init: RESET 200 us + 500 us to CKE */
+	p->kernel_hz = 1e5;		/* ESTIMATE */
+	p->cpu_w = 10;			/* ESTIMATE: one busy Sandy Bridge-EP core */
+	p->system_w = 0;		/* 0: 300 W per 128 GiB (caller scales) */
+	p->group = 1;
+}
+
+static int parse_num(const char *v, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	return (end == v || *end || errno || !isfinite(*out) || *out < 0) ? -1 : 0;
+}
+
+/* "key=value,...": pd, sr (DCLKs / tREFIs, or off), poweroff (0|1), ... */
+int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
+			   char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return bad(err, errlen, "--power-policy: too long");
+	strcpy(buf, s);
+	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		double v = 0;
+
+		if (!eq)
+			return bad(err, errlen, "--power-policy: '%s' is not key=value", kv);
+		*eq++ = 0;
+		if ((!strcmp(kv, "pd") || !strcmp(kv, "sr")) && !strcmp(eq, "off"))
+			v = -1;
+		else if (parse_num(eq, &v))
+			return bad(err, errlen, "--power-policy: malformed value '%s' for %s", eq, kv);
+		if (!strcmp(kv, "pd"))
+			p->pd_timer_clk = v;
+		else if (!strcmp(kv, "sr"))
+			p->sr_timer_refi = v;
+		else if (!strcmp(kv, "poweroff") && (v == 0 || v == 1))
+			p->poweroff = v == 1;
+		else if (!strcmp(kv, "force") && (v == 0 || v == 1))
+			p->force = v == 1;
+		else if (!strcmp(kv, "poweron_us"))
+			p->poweron_s = v * 1e-6;
+		else if (!strcmp(kv, "kernel_hz"))
+			p->kernel_hz = v;
+		else if (!strcmp(kv, "cpu_w"))
+			p->cpu_w = v;
+		else if (!strcmp(kv, "system_w"))
+			p->system_w = v;
+		else if (!strcmp(kv, "group") && v >= 1 && v <= 4096 && v == floor(v))
+			p->group = (unsigned int)v;
+		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group") || !strcmp(kv, "force"))
+			return bad(err, errlen, "--power-policy: %s=%s is out of range", kv, eq);
+		else
+			return bad(err, errlen,
+				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group)",
+				   kv);
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# The DRAM power model on the command line (issue #8): `power --list`, the
+# "power" object of run and compare, the compare power table, determinism,
+# and bad memspecs and policies.
+source "$(dirname "$0")/lib.bash" "$1"
+
+# power --list: currents and per-state power of a preset
+run_mpm power --memspec ddr3-1600 --list
+expect "[ $rc -eq 0 ]" "power --list: exit $rc ($err)"
+for what in 'memspec ddr3-1600 (MICRON_2Gb_DDR3-1600_16bit_D.json)' '= 256 MiB' \
+	    'holds 2 devices' 'IDD2N 42' 'self-refresh           IDD6          18.00' \
+	    'precharge standby      IDD2N         63.00          70.85' \
+	    'refresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = 7.846 mW'; do
+	expect "[[ \"\$out\" == *'$what'* ]]" "power --list lacks '$what': $out"
+done
+run_mpm power --list --memspec=ddr4-3200
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'VPP 2.5 V'* ]] && [[ \"\$out\" == *'0.5 devices'* ]]" \
+	"power --list ddr4-3200: $out"
+run_mpm power --list --memspec "$DATA/good-memspec-ddr3.json"
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'hand-typed DDR3-1600'* ]]" "power --list file: $out $err"
+
+# errors
+expect_error 1 "unknown memspec 'ddr9'" power --memspec ddr9 --list
+expect_error 2 "power: nothing to do" power --memspec ddr3-1600
+expect_error 2 "power: unknown option '--bogus'" power --bogus
+expect_error 2 "power: option '--memspec' needs a value" power --list --memspec
+expect_error 1 "--power: unknown memspec 'lpddr2'" run --workload none --power lpddr2
+expect_error 1 "bad-memspec-negative.json: mempowerspec.idd2p0: negative (-12)" \
+	run --workload none --power "$DATA/bad-memspec-negative.json"
+expect_error 1 "mempowerspec.idd6: missing" run --workload none --power "$DATA/bad-memspec-missing.json"
+expect_error 1 "IDD6 50 > IDD2N 42: self-refresh above precharge standby" \
+	run --workload none --power "$DATA/bad-memspec-idd6.json"
+expect_error 1 "mempowerspec.idd3n1: unknown unit 'mW'" \
+	run --workload none --power "$DATA/bad-memspec-unit.json"
+expect_error 1 "bad-memspec-syntax.json: line" run --workload none --power "$DATA/bad-memspec-syntax.json"
+expect_error 1 "missing.json" run --workload none --power "$TMP/missing.json"
+expect_error 1 "--power-policy: unknown key 'idle'" run --workload none --power-policy idle=3
+expect_error 1 "--power-policy: malformed value 'soon' for sr" run --workload none --power-policy sr=soon
+expect_error 1 "--power-policy: poweroff=3 is out of range" run --workload none --power-policy poweroff=3
+expect_error 2 "option '--power' needs a value" run --power
+expect_error 1 "compare: at most 3 memspecs" compare --experiment cover-letter \
+	--power ddr3-1600,ddr3-1600,ddr3-1600,ddr3-1600
+expect_error 1 "--power: unknown memspec 'x'" compare --experiment cover-letter --power x
+
+# run: the "power" object, and the summary line
+W=(run --machine 2G --workload ebizzy:s=16M,n=2,t=2,S=2 --duration 10 --seed 3)
+run_mpm "${W[@]}" --json "$TMP/a.json"
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'power     ddr3-1600: DRAM '* ]]" "run summary: $out $err"
+for key in power memspec dram_energy_j dram_avg_w energy_by_state_j time_by_state_s \
+	   self_refresh migration_energy_j system_share per_domain pages_read; do
+	expect "grep -q '\"$key\"' '$TMP/a.json'" "run JSON lacks \"$key\""
+done
+expect "grep -q '\"pages_read\": [1-9]' '$TMP/a.json'" "ebizzy read no page"
+# determinism: byte-identical apart from "host"
+strip_host() { sed '/"host": {/,/}/d' "$1"; }
+run_mpm "${W[@]}" --json "$TMP/b.json"
+expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different power JSON"
+run_mpm "${W[@]}" --json "$TMP/c.json" --power ddr4-2400 --power-policy poweroff=1
+expect "grep -q '\"memspec\": \"ddr4-2400\"' '$TMP/c.json' && grep -q '\"poweroff\": true' '$TMP/c.json'" \
+	"--power ddr4-2400 --power-policy poweroff=1 not in the JSON"
+
+# compare: the power table per memspec, savings against mainline, Arjan's share
+run_mpm compare --experiment cover-letter --scale 0.02 --policies mainline,sorted,full \
+	--power ddr3-1600,ddr4-2400 --json "$TMP/cmp.json"
+expect "[ $rc -eq 0 ]" "compare --power: exit $rc ($err)"
+expect "[ \$(grep -c '^DRAM power, memspec' <<<\"\$out\") -eq 2 ]" "compare: want 2 power tables: $out"
+expect "grep -Eq '^policy +DRAM J +avg W +sr% +pd% +stby% +off% +saving W +saving% +migr. J +kmpd J +net W +net/sys%' <<<\"\$out\"" \
+	"compare power header: $out"
+expect "grep -Eq '^mainline +[0-9.]+ +[0-9.]+( +[0-9.]+){4} +0.0000 +0.000 ' <<<\"\$out\"" "compare mainline power row: $out"
+expect "grep -q \"^share of full's saving (Arjan's 95 %+ claim): sorted \" <<<\"\$out\"" "compare Arjan line: $out"
+expect "grep -q '\"power_other\"' '$TMP/cmp.json' && grep -q '\"saving_vs_mainline_w\"' '$TMP/cmp.json'" \
+	"compare JSON lacks power_other or saving_vs_mainline_w"
+
+finish

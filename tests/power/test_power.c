@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The DRAM power model on constructed occupancy series, with energies
+ * computed by hand: the DRAMPower background method for DDR3-1600, a
+ * domain idle the whole time (self-refresh energy exactly), a domain
+ * touched every interval (never in self-refresh), power-off, grouping,
+ * monotonicity in free regions, determinism; and memspec files.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "io/memspec_json.h"
+#include "power/power.h"
+#include "testlib.h"
+
+#define DATA MPM_SOURCE_DIR "/tests/io/data/"
+#define REGION_PAGES 131072ull		/* 512 MiB */
+#define MAXR 16
+#define MAXS 16
+
+static int close_to(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * (fabs(a) > fabs(b) ? fabs(a) : fabs(b)) + 1e-15;
+}
+
+#define CHECK_NEAR(a, b) do { \
+	double _a = (a), _b = (b); \
+	t_checks++; \
+	if (!close_to(_a, _b)) { \
+		t_failures++; \
+		fprintf(stderr, "%s:%d: CHECK failed: %s ~ %s (%.12g != %.12g)\n", \
+			__FILE__, __LINE__, #a, #b, _a, _b); \
+	} \
+} while (0)
+
+/* A constructed series: regions each 512 MiB, one per window on node 0. */
+struct series {
+	struct mpm_power_region reg[MAXR];
+	double t[MAXS];
+	uint64_t used[MAXS * MAXR], rd[MAXS * MAXR], wr[MAXS * MAXR], lines[MAXS * MAXR];
+	struct mpm_power_input in;
+};
+
+static void series_init(struct series *s, unsigned int nr, size_t samples)
+{
+	memset(s, 0, sizeof(*s));
+	for (unsigned int i = 0; i < nr; i++) {
+		s->reg[i].window = i;
+		s->reg[i].present = REGION_PAGES;
+	}
+	for (size_t k = 0; k < samples; k++)
+		s->t[k] = (double)k;
+	s->in.nr_regions = nr;
+	s->in.regions = s->reg;
+	s->in.page_size = 4096;
+	s->in.nr_samples = samples;
+	s->in.t = s->t;
+	s->in.used = s->used;
+	s->in.rd = s->rd;
+	s->in.wr = s->wr;
+	s->in.lines = s->lines;
+}
+
+static double background_j(const struct mpm_power_result *r)
+{
+	double j = r->refresh_j;
+
+	for (int s = 0; s < MPM_NR_PSTATES; s++)
+		j += r->state_j[s];
+	return j;
+}
+
+/* DRAMPower's method by hand for MICRON_2Gb_DDR3-1600_16bit_D. */
+static void test_drampower_crosscheck(void)
+{
+	const struct mpm_memspec *s = mpm_memspec_preset("ddr3-1600");
+	struct mpm_memspec_power d;
+	double tck = 1.25e-9, cycles = 1e6;
+
+	REQUIRE(s);
+	mpm_memspec_derive(s, &d);
+	CHECK_NEAR(d.tck_s, tck);
+	CHECK_EQ_U(d.device_bytes, 256ull << 20);		/* 2 Gb */
+	/* background: E = IDD x VDD x cycles x tCK; 1e6 cycles = 1.25 ms */
+	CHECK_NEAR(d.act_stby_w * cycles * tck, 0.045 * 1.5 * 1.25e-3);	/* 84.375 uJ */
+	CHECK_NEAR(d.pre_stby_w * cycles * tck, 0.042 * 1.5 * 1.25e-3);	/* 78.75 uJ */
+	CHECK_NEAR(d.pre_pd_w * cycles * tck, 0.012 * 1.5 * 1.25e-3);	/* 22.5 uJ */
+	CHECK_NEAR(d.sr_w * cycles * tck, 0.012 * 1.5 * 1.25e-3);
+	CHECK_NEAR(d.act_stby_w, 0.0675);
+	CHECK_NEAR(d.pre_stby_w, 0.063);
+	CHECK_NEAR(d.pre_pd_w, 0.018);
+	CHECK_NEAR(d.sr_w, 0.018);
+	/* refresh: (215 - 45) mA x 1.5 V x 128 / 4160 = 7.846 mW */
+	CHECK_NEAR(d.refresh_w, 0.170 * 1.5 * 128.0 / 4160.0);
+	/* ACT (110-45) x 1.5 x 28 tCK + PRE (110-42) x 1.5 x 10 tCK = 4.6875 nJ */
+	CHECK_NEAR(d.act_j, 4.6875e-9);
+	/* read burst: (270-45) mA x 1.5 V x 4 tCK = 1.6875 nJ; write (280-45) */
+	CHECK_NEAR(d.rd_burst_j, 1.6875e-9);
+	CHECK_NEAR(d.wr_burst_j, 0.235 * 1.5 * 5e-9);
+	/* a 4 KiB read: 256 x16 bursts of 16 B + one ACT on each of 4 devices */
+	CHECK_NEAR(d.page_rd_j, 256 * 1.6875e-9 + 4 * 4.6875e-9);
+	CHECK_NEAR(d.xs_s, 170e-9);
+	CHECK_NEAR(d.xp_s, 6.25e-9);
+}
+
+/* One domain holding pages but never touched: self-refresh all along. */
+static void test_idle_self_refresh(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+
+	series_init(&s, 1, 11);
+	for (int k = 0; k < 11; k++)
+		s.used[k] = 1000;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_EQ_U(r.nr_domains, 1);
+	CHECK_NEAR(r.domains[0].devices, 2.0);
+	CHECK_NEAR(r.duration_s, 10.0);
+	CHECK_NEAR(r.state_s[MPM_PS_SR], 10.0);
+	/* 2 devices x IDD6 12 mA x 1.5 V x 10 s, and nothing else */
+	CHECK_NEAR(r.dram_j, 2 * 0.012 * 1.5 * 10);
+	CHECK_NEAR(r.dram_avg_w, 0.036);
+	CHECK(r.refresh_j == 0 && r.access_j == 0);
+	CHECK_EQ_U(r.sr_exits, 0);
+	mpm_power_result_fini(&r);
+}
+
+/* Touched every interval often enough: never self-refresh, times add up. */
+static void test_touched_never_sleeps(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	const uint64_t n = 100000;		/* page reads per second */
+	double busy, g, pd_per_gap;
+
+	series_init(&s, 1, 6);
+	for (int k = 0; k < 6; k++) {
+		s.used[k] = REGION_PAGES;
+		if (k)
+			s.rd[k] = n;
+	}
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	/* only the idle-since-boot half gap before the first read is self-refresh */
+	g = (1 - n * 256 * 1.25e-9) / n;
+	CHECK(r.state_s[MPM_PS_SR] <= g / 2);
+	CHECK(r.state_s[MPM_PS_OFF] == 0);
+	CHECK_EQ_U(r.sr_exits, 1);
+	/* each read: 256 tCK busy; the rest in n gaps of g, the first one is
+	 * the idle-since-boot tail: it was in self-refresh and pays tXS */
+	busy = 256 * 1.25e-9;
+	CHECK_NEAR(r.state_s[MPM_PS_ACT_STBY], 5 * n * busy);
+	pd_per_gap = g - 160e-9 - 6.25e-9;		/* 128 DCLK timer, tXP exit */
+	CHECK(g > 160e-9 && g < 78e-6);
+	/* intervals 2..5: n - 1 full gaps + two halves, all power-down exits */
+	{
+		double sum = 0;
+
+		for (int st = 0; st < MPM_NR_PSTATES; st++)
+			sum += r.state_s[st];
+		CHECK_NEAR(sum, 5.0);
+	}
+	CHECK(fabs(r.state_s[MPM_PS_PRE_PD] - 5 * n * pd_per_gap) < 5 * g);
+	CHECK_NEAR(r.access_j, 5.0 * n * r.dev.page_rd_j);
+	mpm_power_result_fini(&r);
+
+	/* the same domain as the kernel's: touched at kernel_hz even with no reads */
+	series_init(&s, 1, 6);
+	s.reg[0].kernel = true;
+	for (int k = 0; k < 6; k++)
+		s.used[k] = 10;
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK(r.state_s[MPM_PS_SR] == 0);
+	CHECK(r.state_s[MPM_PS_PRE_PD] > 4.9);
+	mpm_power_result_fini(&r);
+}
+
+/* Power-off: an empty domain draws nothing, and pays to come back. */
+static void test_poweroff(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	series_init(&s, 2, 5);
+	for (int k = 0; k < 5; k++)
+		s.used[k * 2 + 0] = 100;		/* region 0 used, region 1 empty */
+	s.used[4 * 2 + 1] = 1;				/* region 1 filled by the end */
+	s.wr[4 * 2 + 1] = 1;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_policy_parse("poweroff=1", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_NEAR(r.domains[1].state_s[MPM_PS_OFF], 3.0);
+	CHECK_NEAR(r.domains[0].state_s[MPM_PS_SR], 4.0);
+	CHECK_EQ_U(r.poweron_exits, 1);
+	CHECK_NEAR(r.domains[1].state_s[MPM_PS_PRE_STBY] >= 700e-6, 1);
+	mpm_power_result_fini(&r);
+}
+
+/* group=2: two 512 MiB windows make one domain of 4 devices. */
+static void test_group(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	series_init(&s, 4, 3);
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_policy_parse("group=2", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_EQ_U(r.nr_domains, 2);
+	CHECK_NEAR(r.domains[0].devices, 4.0);
+	mpm_power_result_fini(&r);
+}
+
+/*
+ * More free regions never cost more background energy: free the regions
+ * one by one (used 0, no accesses) and watch the background energy.
+ */
+static void test_monotone(void)
+{
+	static const char *const names[] = { "ddr3-1600", "ddr4-2400", "ddr4-3200" };
+	static const char *const policies[] = { "", "poweroff=1", "sr=off", "pd=off,sr=off" };
+	static struct series s;
+
+	for (size_t m = 0; m < 3; m++)
+		for (size_t p = 0; p < 4; p++) {
+			double prev = INFINITY;
+
+			for (unsigned int nfree = 0; nfree <= 8; nfree++) {
+				struct mpm_power_policy pol;
+				struct mpm_power_result r;
+				char err[200];
+
+				series_init(&s, 8, 8);
+				for (size_t k = 0; k < 8; k++)
+					for (unsigned int i = nfree; i < 8; i++) {
+						s.used[k * 8 + i] = 5000 + 100 * i;
+						s.rd[k * 8 + i] = k ? 20 * (i + 1) * (k + 1) : 0;
+						s.lines[k * 8 + i] = k ? 1000 : 0;
+					}
+				mpm_power_policy_default(&pol);
+				if (policies[p][0])
+					REQUIRE(!mpm_power_policy_parse(policies[p], &pol, err, sizeof(err)));
+				REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset(names[m]), &pol, &r));
+				CHECK(background_j(&r) <= prev * (1 + 1e-12));
+				prev = background_j(&r);
+				mpm_power_result_fini(&r);
+			}
+		}
+}
+
+static void test_deterministic(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result a, b;
+
+	series_init(&s, 5, 9);
+	for (size_t k = 0; k < 9; k++)
+		for (unsigned int i = 0; i < 5; i++) {
+			s.used[k * 5 + i] = (k * 7919 + i * 104729) % REGION_PAGES;
+			s.rd[k * 5 + i] = (k * 31 + i * 17) % 50000;
+			s.wr[k * 5 + i] = (k * 13 + i * 7) % 3;
+		}
+	s.reg[2].kernel = true;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &a));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &b));
+	CHECK(!memcmp(a.state_s, b.state_s, sizeof(a.state_s)));
+	CHECK(!memcmp(a.state_j, b.state_j, sizeof(a.state_j)));
+	CHECK(!memcmp(&a.dram_j, &b.dram_j, sizeof(a.dram_j)));
+	for (unsigned int d = 0; d < a.nr_domains; d++)
+		CHECK(!memcmp(a.domains[d].state_s, b.domains[d].state_s, sizeof(a.domains[d].state_s)));
+	mpm_power_result_fini(&a);
+	mpm_power_result_fini(&b);
+}
+
+/* DDR4's self-refresh draws more than power-down plus refresh: skipped. */
+static void test_useless_state_skipped(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+
+	series_init(&s, 1, 4);
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &r));
+	CHECK(isinf(r.sr_after_s));
+	CHECK(r.state_s[MPM_PS_SR] == 0);
+	CHECK_NEAR(r.state_s[MPM_PS_PRE_PD], 3.0);
+	mpm_power_result_fini(&r);
+
+	/* force=1: the timers alone decide, self-refresh costs more here */
+	{
+		char err[200];
+		double pd_j;
+
+		REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &r));
+		pd_j = r.dram_j;
+		mpm_power_result_fini(&r);
+		REQUIRE(!mpm_power_policy_parse("force=1", &pol, err, sizeof(err)));
+		REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &pol, &r));
+		CHECK_NEAR(r.state_s[MPM_PS_SR], 3.0);
+		CHECK(r.dram_j > pd_j);
+		mpm_power_result_fini(&r);
+	}
+}
+
+static void expect_bad(const char *file, const char *msg)
+{
+	struct mpm_memspec s;
+	char err[400] = "";
+
+	t_checks++;
+	if (mpm_memspec_load(file, &s, err, sizeof(err)) == 0 || !strstr(err, msg) ||
+	    strchr(err, '\n')) {
+		t_failures++;
+		fprintf(stderr, "memspec %s: got '%s', want '%s'\n", file, err, msg);
+	}
+}
+
+static void test_memspec_files(void)
+{
+	const struct mpm_memspec *p = mpm_memspec_preset("ddr3-1600");
+	struct mpm_memspec s;
+	char err[400];
+
+	/* the hand-typed DRAMPower-layout file, with units, is the preset */
+	REQUIRE(mpm_memspec_load(DATA "good-memspec-ddr3.json", &s, err, sizeof(err)) == 0);
+	CHECK(s.width == p->width && s.banks == p->banks && s.rows == p->rows);
+	CHECK(s.rc == p->rc && s.ras == p->ras && s.rfc == p->rfc && s.refi == p->refi);
+	CHECK(s.xp == p->xp && s.xs == p->xs && s.clk_mhz == p->clk_mhz);
+	CHECK(s.idd0 == p->idd0 && s.idd2n == p->idd2n && s.idd2p == p->idd2p);
+	CHECK_NEAR(s.idd3n, p->idd3n);
+	CHECK_NEAR(s.vdd, p->vdd);
+	CHECK(s.idd6 == p->idd6 && s.idd5 == p->idd5 && s.idd4r == p->idd4r);
+	CHECK(!strcmp(s.name, "hand-typed DDR3-1600 x16 2Gb"));
+	expect_bad(DATA "bad-memspec-negative.json", "mempowerspec.idd2p0: negative");
+	expect_bad(DATA "bad-memspec-missing.json", "mempowerspec.idd6: missing");
+	expect_bad(DATA "bad-memspec-idd6.json", "IDD6 50 > IDD2N 42");
+	expect_bad(DATA "bad-memspec-unit.json", "mempowerspec.idd3n1: unknown unit 'mW'");
+	expect_bad(DATA "bad-memspec-section.json", "memtimingspec: missing or not an object");
+	expect_bad(DATA "bad-memspec-width.json", "width 12");
+	expect_bad(DATA "bad-memspec-syntax.json", "bad-memspec-syntax.json: line");
+	expect_bad(DATA "no-such-file.json", "no-such-file.json");
+	CHECK(mpm_memspec_resolve("ddr5-4800", &s, err, sizeof(err)) == -1 &&
+	      strstr(err, "unknown memspec 'ddr5-4800'"));
+	for (const char *const *n = (const char *const[]){ "ddr3-1600", "ddr4-2400", "ddr4-3200", NULL };
+	     *n; n++)
+		CHECK(mpm_memspec_check(mpm_memspec_preset(*n), err, sizeof(err)) == 0);
+}
+
+static void test_policy_parse(void)
+{
+	struct mpm_power_policy p;
+	char err[300];
+
+	mpm_power_policy_default(&p);
+	CHECK(p.pd_timer_clk == 128 && p.sr_timer_refi == 15 && !p.poweroff && p.group == 1);
+	CHECK(!mpm_power_policy_parse("pd=off,sr=4,poweroff=1,cpu_w=12.5", &p, err, sizeof(err)));
+	CHECK(p.pd_timer_clk < 0 && p.sr_timer_refi == 4 && p.poweroff && p.cpu_w == 12.5);
+	CHECK(mpm_power_policy_parse("bogus=1", &p, err, sizeof(err)) && strstr(err, "unknown key 'bogus'"));
+	CHECK(mpm_power_policy_parse("pd=-3", &p, err, sizeof(err)) && strstr(err, "malformed value '-3'"));
+	CHECK(mpm_power_policy_parse("poweroff=2", &p, err, sizeof(err)) && strstr(err, "out of range"));
+	CHECK(mpm_power_policy_parse("group=0", &p, err, sizeof(err)) && strstr(err, "out of range"));
+	CHECK(mpm_power_policy_parse("pd", &p, err, sizeof(err)) && strstr(err, "not key=value"));
+}
+
+int main(void)
+{
+	test_drampower_crosscheck();
+	test_idle_self_refresh();
+	test_touched_never_sleeps();
+	test_poweroff();
+	test_group();
+	test_monotone();
+	test_deterministic();
+	test_useless_state_skipped();
+	test_memspec_files();
+	test_policy_parse();
+	return t_report("test_power");
+}

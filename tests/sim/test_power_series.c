@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The power model as the simulator drives it, sample by sample: a 64 MiB
+ * pagetest on 1 GiB in 64 MiB regions is priced with two memspecs; the
+ * domains are the physical windows (DMA and DMA32 share the first), the
+ * writes account for every page the workload touched, the time adds up to
+ * the run, the run's JSON carries "power" and "power_other", and two equal
+ * runs price to the same bits.
+ */
+#include <math.h>
+
+#include "sim_helpers.h"
+
+#define PAGES_64M (64u << 8)
+
+static struct mpm_power_policy pol;
+
+static int priced_run(struct sim_case *c)
+{
+	struct mpm_machine_opts o = { .machine = "1G", .region_size = "64M", .cpus = "2" };
+	const char *w = "pagetest:size=64M,hold=1";
+
+	memset(c, 0, sizeof(*c));
+	if (mpm_machine_spec_build(&o, &c->spec, c->err, sizeof(c->err)) ||
+	    mpm_workload_parse(w, &c->cfg.workload, c->err, sizeof(c->err)))
+		return -1;
+	c->cfg.spec = &c->spec.spec;
+	c->cfg.policy = "mainline";
+	c->cfg.workload_str = w;
+	c->cfg.duration = 6;
+	c->cfg.seed = 7;
+	c->cfg.until_idle = true;
+	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), &pol };
+	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), &pol };
+	c->cfg.nr_pricing = 2;
+	return mpm_run_execute(&c->cfg, &c->run, c->err, sizeof(c->err));
+}
+
+int main(void)
+{
+	static struct sim_case a, b;
+	const struct mpm_power_result *p;
+	double t = 0;
+	char *json;
+
+	mpm_power_policy_default(&pol);
+	if (priced_run(&a) || priced_run(&b)) {
+		fprintf(stderr, "run failed: %s / %s\n", a.err, b.err);
+		return 1;
+	}
+	CHECK_EQ_U(a.run.nr_power, 2);
+	p = &a.run.power[0];
+	CHECK(!strcmp(p->spec.name, "ddr3-1600") && !strcmp(a.run.power[1].spec.name, "ddr4-2400"));
+	CHECK_EQ_U(a.run.nr_pregions, mpm_regions_total(a.run.m));
+	CHECK_EQ_U(p->nr_domains, 16);		/* 17 zone regions, 16 windows */
+	CHECK(fabs(p->duration_s - (a.run.samples[a.run.nr_samples - 1].t - a.run.samples[0].t)) < 1e-9);
+	CHECK(p->duration_s >= 3);
+	CHECK(p->pages_wr >= PAGES_64M);	/* every page of the mapping cleared */
+	CHECK_EQ_U(p->pages_rd, 0);		/* pagetest only writes */
+	CHECK(p->lines > 0);			/* page tables, slab objects */
+	CHECK(p->dram_j > 0 && isfinite(p->dram_j));
+	CHECK(p->state == NULL);		/* ended */
+	for (int st = 0; st < MPM_NR_PSTATES; st++)
+		t += p->state_s[st];
+	CHECK(fabs(t - p->duration_s * p->nr_domains) < 1e-6 * t);
+	/* the touched region leaves self-refresh; the untouched ones stay there */
+	CHECK(p->sr_exits > 0);
+	CHECK(p->state_s[MPM_PS_SR] > 0.5 * t);
+	for (unsigned int m = 0; m < 2; m++) {
+		CHECK(!memcmp(&a.run.power[m].dram_j, &b.run.power[m].dram_j, sizeof(double)));
+		CHECK(!memcmp(a.run.power[m].state_s, b.run.power[m].state_s,
+			      sizeof(a.run.power[m].state_s)));
+	}
+	json = sim_case_json(&a, "1G", false);
+	CHECK(json && strstr(json, "\"power\": {") && strstr(json, "\"power_other\": ["));
+	CHECK(json && strstr(json, "\"memspec\": \"ddr4-2400\""));
+	free(json);
+	sim_case_fini(&a);
+	sim_case_fini(&b);
+	return t_report("test_power_series");
+}
