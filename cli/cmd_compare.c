@@ -582,6 +582,36 @@ static double pct_of(const struct mpm_power_result *p, int state)
 	return t > 0 ? 100 * p->state_s[state] / t : 0;
 }
 
+/*
+ * Arjan van de Ven: statistical grouping gets 95 %+ of the savings.  A
+ * share of a saving below the table's resolution (0.1 mW) would be a ratio
+ * of rounding noise, so none is printed then.
+ */
+#define SHARE_MIN_W	1e-4
+
+static void print_share_of_full(struct compare *c, const struct mpm_power_saving *sv, int full,
+				FILE *out)
+{
+	if (full < 0 || !sv[full].valid)
+		return;
+	if (sv[full].saving_w < SHARE_MIN_W) {
+		fprintf(out, "share of full's saving (Arjan's 95 %%+ claim): none, full saves "
+			"%.4f W, not more than 0.1 mW\n", sv[full].saving_w);
+		return;
+	}
+	fprintf(out, "share of full's saving (Arjan's 95 %%+ claim):");
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		if (c->base[c->variant_of[i]] >= 0 || (int)i == full ||
+		    !strcmp(c->cfg[i].policy, "mainline"))
+			continue;
+		fprintf(out, " %s %.1f %%", c->cfg[i].policy,
+			100 * sv[i].saving_w / sv[full].saving_w);
+		if (sv[full].net_w >= SHARE_MIN_W)
+			fprintf(out, " (net %.1f %%)", 100 * sv[i].net_w / sv[full].net_w);
+	}
+	fputc('\n', out);
+}
+
 /* compare's answer to "how much power was saved": one table per memspec */
 static void print_power_table(struct compare *c, FILE *out)
 {
@@ -589,17 +619,21 @@ static void print_power_table(struct compare *c, FILE *out)
 		const struct mpm_power_result *p0 = &c->run[0].power[m];
 		const struct mpm_power_saving *sv = &c->saving[m * c->nr_runs];
 		int full = -1;
-
 		char pd[32] = "never", sr[32] = "never";
 
 		if (isfinite(p0->pd_after_s))
-			snprintf(pd, sizeof(pd), "%.0f ns", p0->pd_after_s * 1e9);
+			snprintf(pd, sizeof(pd), "after %.0f ns", p0->pd_after_s * 1e9);
 		if (isfinite(p0->sr_after_s))
-			snprintf(sr, sizeof(sr), "%.1f us", p0->sr_after_s * 1e6);
-		fprintf(out, "\nDRAM power, memspec %s (%s): %u domains of %.3g devices; idle "
-			"power-down after %s, self-refresh after %s%s; system %.1f W (stated)\n",
+			snprintf(sr, sizeof(sr), "after %.1f us", p0->sr_after_s * 1e6);
+		double devices = 0;
+
+		/* a whole domain's devices: the last one may be cut short by the node's end */
+		for (unsigned int d = 0; d < p0->nr_domains; d++)
+			devices = fmax(devices, p0->domains[d].devices);
+		fprintf(out, "\nDRAM power, memspec %s (%s): %u domains of up to %.3g devices; idle "
+			"power-down %s, self-refresh %s%s; system %.1f W (stated)\n",
 			c->memspec[m].name, c->memspec[m].source, p0->nr_domains,
-			p0->nr_domains ? p0->domains[p0->nr_domains - 1].devices : 0, pd, sr,
+			devices, pd, sr,
 			c->power_policy.poweroff ? ", power-off when empty" : "", c->system_w);
 		fprintf(out, "%-10s %10s %8s %6s %6s %6s %6s %9s %8s %9s %9s %8s %8s\n", "policy",
 			"DRAM J", "avg W", "sr%", "pd%", "stby%", "off%", "saving W", "saving%",
@@ -621,17 +655,7 @@ static void print_power_table(struct compare *c, FILE *out)
 				fprintf(out, " %9s %8s %9.4f %9.3f %8s %8s\n", "-", "-", p->migration_j,
 					p->kmempowerd_cpu_j, "-", "-");
 		}
-		/* Arjan van de Ven: statistical grouping gets 95 %+ of the savings */
-		if (full >= 0 && sv[full].valid && sv[full].saving_w != 0) {
-			fprintf(out, "share of full's saving (Arjan's 95 %%+ claim):");
-			for (unsigned int i = 0; i < c->nr_runs; i++)
-				if (c->base[c->variant_of[i]] < 0 && (int)i != full &&
-				    strcmp(c->cfg[i].policy, "mainline"))
-					fprintf(out, " %s %.1f %% (net %.1f %%)", c->cfg[i].policy,
-						100 * sv[i].saving_w / sv[full].saving_w,
-						sv[full].net_w != 0 ? 100 * sv[i].net_w / sv[full].net_w : 0);
-			fputc('\n', out);
-		}
+		print_share_of_full(c, sv, full, out);
 	}
 }
 
