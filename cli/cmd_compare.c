@@ -126,6 +126,7 @@ static void usage(FILE *out)
 	      "                ddr4-2400, ddr4-3200 or .json files (docs/power-model.md)\n"
 	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 force=0 poweron_us=700\n"
 	      "                kernel_hz=1e5 cpu_w=10 system_w=(300 W x scale) group=1\n"
+	      "                split=1\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"

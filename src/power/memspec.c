@@ -184,6 +184,7 @@ void mpm_power_policy_default(struct mpm_power_policy *p)
 	p->cpu_w = 10;			/* ESTIMATE: one busy Sandy Bridge-EP core */
 	p->system_w = 0;		/* 0: 300 W per 128 GiB (caller scales) */
 	p->group = 1;
+	p->split = 1;
 }
 
 static int parse_num(const char *v, double *out)
@@ -233,12 +234,20 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			p->system_w = v;
 		else if (!strcmp(kv, "group") && v >= 1 && v <= 4096 && v == floor(v))
 			p->group = (unsigned int)v;
+		else if (!strcmp(kv, "split") && v >= 1 && v <= 4096 && v == floor(v) &&
+			 !((unsigned int)v & ((unsigned int)v - 1)))
+			p->split = (unsigned int)v;
 		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group") || !strcmp(kv, "force"))
 			return bad(err, errlen, "--power-policy: %s=%s is out of range", kv, eq);
+		else if (!strcmp(kv, "split"))
+			return bad(err, errlen,
+				   "--power-policy: split=%s is not a power of two from 1 to 4096", eq);
 		else
 			return bad(err, errlen,
-				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group)",
+				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group, split)",
 				   kv);
 	}
+	if (p->group > 1 && p->split > 1)
+		return bad(err, errlen, "--power-policy: group and split cannot both be above 1");
 	return 0;
 }

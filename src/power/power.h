@@ -72,6 +72,9 @@ struct mpm_power_policy {
 	double cpu_w;			/* one busy core (kmempowerd) */
 	double system_w;		/* whole-system power the saving is set against */
 	unsigned int group;		/* regions per domain (1 = one region = one rank) */
+	unsigned int split;		/* domains per region, a power of two (1 = none);
+					 * the simulator then reports windows of
+					 * region / split pages (exclusive with group) */
 	bool force;			/* enter a state even when it saves nothing */
 };
 
@@ -94,7 +97,8 @@ void mpm_memspec_derive(const struct mpm_memspec *s, struct mpm_memspec_power *d
  */
 struct mpm_power_region {
 	unsigned int node;
-	uint64_t window;		/* physical range index (pfn / region pages) */
+	uint64_t window;		/* physical range index (pfn / window pages: a
+					 * region's, or with split a region's / split) */
 	uint64_t present;		/* pages */
 	bool kernel;			/* holds reserved memory: kernel image, memmap */
 };

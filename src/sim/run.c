@@ -39,19 +39,112 @@ static uint64_t region_base(const struct mpm_machine_spec *s, unsigned int nid)
 	return base == UINT64_MAX ? 0 : base;
 }
 
+/* Domains per region the pricing asks for: one controller policy per run. */
+static unsigned int power_split(const struct mpm_run_config *cfg)
+{
+	unsigned int split = cfg->nr_pricing ? cfg->pricing[0].policy->split : 1;
+
+	return split ? split : 1;
+}
+
+struct window_count {
+	uint64_t present, used, reserved;
+};
+
 /*
- * The power model's regions: every zone region with present pages, in the
- * order mpm_regions_total counts them, with its physical window; and the
- * map from pageblocks to them that folds ksim's access counters.
+ * With split, a region's pages by window of @wpages pages from @base:
+ * @c[k] is window first + k.  Pages on pcp lists are used, as for regions.
+ * The walk starts at a MAX_ORDER-1 boundary, so it meets only block heads,
+ * and a block is spread over the windows it covers.
+ */
+static void count_windows(const struct mpm_machine *m, const struct mpm_region_info *ri,
+			  uint64_t base, uint64_t wpages, struct window_count *c)
+{
+	uint64_t first = (ri->start_pfn - base) / wpages;
+	uint64_t pfn = ri->start_pfn & ~(uint64_t)((1u << (MPM_MAX_ORDER - 1)) - 1);
+
+	while (pfn < ri->end_pfn) {
+		unsigned int order = 0;
+		enum mpm_page_state st = mpm_page_state(m, pfn, &order);
+		uint64_t n = (st == MPM_PAGE_FREE || st == MPM_PAGE_ALLOC) ? 1ull << order : 1;
+		uint64_t lo = pfn > ri->start_pfn ? pfn : ri->start_pfn;
+		uint64_t hi = pfn + n < ri->end_pfn ? pfn + n : ri->end_pfn;
+
+		while (st != MPM_PAGE_HOLE && lo < hi) {
+			uint64_t w = (lo - base) / wpages, wend = base + (w + 1) * wpages;
+			uint64_t e = hi < wend ? hi : wend;
+			struct window_count *x = &c[w - first];
+
+			x->present += e - lo;
+			if (st == MPM_PAGE_RESERVED)
+				x->reserved += e - lo;
+			if (st != MPM_PAGE_FREE)
+				x->used += e - lo;
+			lo = e;
+		}
+		pfn += n;
+	}
+}
+
+/* Map the pageblocks of [@start, @end) to pregion @n where not yet mapped. */
+static void map_pageblocks(struct mpm_run *run, unsigned int pbo, uint64_t start, uint64_t end,
+			   unsigned int n)
+{
+	for (uint64_t b = start >> pbo; b <= (end - 1) >> pbo; b++)
+		if (run->pb_region[b] == UINT_MAX)
+			run->pb_region[b] = n;
+}
+
+/* A zone region's pregions: one, or with split one per window with present pages. */
+static unsigned int add_pregions(struct mpm_run *run, const struct mpm_zone_info *zi,
+				 const struct mpm_region_info *ri, unsigned int n,
+				 struct window_count *c)
+{
+	uint64_t base = region_base(run->cfg->spec, zi->node), rpages = mpm_region_pages(run->m);
+	unsigned int split = power_split(run->cfg), pbo = mpm_pageblock_order(run->m);
+	uint64_t wpages = rpages / split, first = (ri->start_pfn - base) / wpages;
+	unsigned int added = 0;
+
+	if (split == 1) {
+		run->pregions[n] = (struct mpm_power_region){ zi->node, first, ri->present,
+							      ri->managed < ri->present };
+		map_pageblocks(run, pbo, ri->start_pfn, ri->end_pfn, n);
+		return 1;
+	}
+	memset(c, 0, split * sizeof(*c));
+	count_windows(run->m, ri, base, wpages, c);
+	for (unsigned int k = 0; k < split; k++) {
+		uint64_t lo = base + (first + k) * wpages, hi = lo + wpages;
+
+		if (!c[k].present)
+			continue;
+		run->pregions[n + added] = (struct mpm_power_region){ zi->node, first + k,
+								      c[k].present,
+								      c[k].reserved > 0 };
+		map_pageblocks(run, pbo, lo > ri->start_pfn ? lo : ri->start_pfn,
+			       hi < ri->end_pfn ? hi : ri->end_pfn, n + added);
+		added++;
+	}
+	return added;
+}
+
+/*
+ * The power model's regions: every zone region with present pages (with
+ * split, every window of one), in the order mpm_regions_total counts them,
+ * with its physical window; and the map from pageblocks to them that folds
+ * ksim's access counters.
  */
 static int power_regions_init(struct mpm_run *run)
 {
 	const struct mpm_machine *m = run->m;
-	uint64_t rpages = mpm_region_pages(m), end = 0;
-	unsigned int pbo = mpm_pageblock_order(m), n = 0;
+	unsigned int pbo = mpm_pageblock_order(m), n = 0, split = power_split(run->cfg);
+	size_t cap = (size_t)(run->regions_total ? run->regions_total : 1) * split;
+	uint64_t end = 0;
 
-	run->pregions = calloc(run->regions_total ? run->regions_total : 1,
-			       sizeof(*run->pregions));
+	if (mpm_region_pages(m) / split < 1ull << pbo)
+		return -2;
+	run->pregions = calloc(cap, sizeof(*run->pregions));
+	run->p_windows = calloc(split, sizeof(struct window_count));
 	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
 		struct mpm_zone_info zi;
 
@@ -61,15 +154,14 @@ static int power_regions_init(struct mpm_run *run)
 	}
 	run->nr_pb = (size_t)(end >> pbo) + 1;
 	run->pb_region = malloc(run->nr_pb * sizeof(*run->pb_region));
-	if (!run->pregions || !run->pb_region)
+	if (!run->pregions || !run->pb_region || !run->p_windows)
 		return -1;
 	{
 		uint64_t **rows[] = { &run->p_prev, &run->p_used, &run->p_rd, &run->p_wr,
 				      &run->p_lines };
 
 		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-			if (!(*rows[i] = calloc(run->regions_total ? run->regions_total : 1,
-						sizeof(uint64_t))))
+			if (!(*rows[i] = calloc(cap, sizeof(uint64_t))))
 				return -1;
 	}
 	memset(run->pb_region, 0xff, run->nr_pb * sizeof(*run->pb_region));
@@ -79,45 +171,55 @@ static int power_regions_init(struct mpm_run *run)
 		mpm_zone_info(m, z, &zi);
 		for (unsigned int r = 0; r < zi.nr_regions; r++) {
 			struct mpm_region_info ri;
-			struct mpm_power_region *p = &run->pregions[n];
 
 			mpm_region_info(m, z, r, &ri);
-			if (!ri.present)
-				continue;
-			p->node = zi.node;
-			p->window = (ri.start_pfn - region_base(run->cfg->spec, zi.node)) / rpages;
-			p->present = ri.present;
-			p->kernel = ri.managed < ri.present;
-			for (uint64_t b = ri.start_pfn >> pbo; b <= (ri.end_pfn - 1) >> pbo; b++)
-				if (run->pb_region[b] == UINT_MAX)
-					run->pb_region[b] = n;
-			n++;
+			if (ri.present)
+				n += add_pregions(run, &zi, &ri, n, run->p_windows);
 		}
 	}
 	run->nr_pregions = n;
 	return 0;
 }
 
-/* This sample's row: used pages now, accesses since the last sample. */
-static void power_row(struct mpm_run *run)
+/* Used pages now, per pregion: the regions' counters, or with split a walk. */
+static void power_used(struct mpm_run *run)
 {
-	unsigned int n = 0;
+	unsigned int n = 0, split = power_split(run->cfg);
+	struct window_count *c = run->p_windows;
 
-	memset(run->p_rd, 0, run->nr_pregions * sizeof(uint64_t));
-	memset(run->p_wr, 0, run->nr_pregions * sizeof(uint64_t));
-	memset(run->p_lines, 0, run->nr_pregions * sizeof(uint64_t));
 	for (unsigned int z = 0; z < mpm_nr_zones(run->m); z++) {
 		struct mpm_zone_info zi;
 
 		mpm_zone_info(run->m, z, &zi);
 		for (unsigned int r = 0; r < zi.nr_regions; r++) {
 			struct mpm_region_info ri;
+			uint64_t base, wpages;
 
 			mpm_region_info(run->m, z, r, &ri);
-			if (ri.present)	/* pcp pages are not free: they count as used */
+			if (!ri.present)
+				continue;
+			if (split == 1) {	/* pcp pages are not free: they count as used */
 				run->p_used[n++] = ri.present - ri.nr_free;
+				continue;
+			}
+			base = region_base(run->cfg->spec, zi.node);
+			wpages = mpm_region_pages(run->m) / split;
+			memset(c, 0, split * sizeof(*c));
+			count_windows(run->m, &ri, base, wpages, c);
+			for (unsigned int k = 0; k < split; k++)
+				if (c[k].present)
+					run->p_used[n++] = c[k].used;
 		}
 	}
+}
+
+/* This sample's row: used pages now, accesses since the last sample. */
+static void power_row(struct mpm_run *run)
+{
+	memset(run->p_rd, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_wr, 0, run->nr_pregions * sizeof(uint64_t));
+	memset(run->p_lines, 0, run->nr_pregions * sizeof(uint64_t));
+	power_used(run);
 	if (!run->k)
 		return;
 	for (size_t b = 0; b < run->nr_pb && b < run->k->nr_touch; b++) {
@@ -407,6 +509,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 {
 	double t0 = host_seconds();
 	char msg[256];
+	int r;
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
@@ -418,7 +521,13 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	}
 	run->features = mpm_features(run->m);
 	run->regions_total = mpm_regions_total(run->m);
-	if (power_regions_init(run)) {
+	r = power_regions_init(run);
+	if (r == -2) {
+		snprintf(err, errlen, "--power-policy split=%u: a domain would be smaller than a pageblock",
+			 power_split(cfg));
+		return -1;
+	}
+	if (r) {
 		snprintf(err, errlen, "out of memory in the simulator");
 		return -1;
 	}
@@ -474,6 +583,7 @@ void mpm_run_fini(struct mpm_run *run)
 	power_fini(run);
 	free(run->pregions);
 	free(run->pb_region);
+	free(run->p_windows);
 	free(run->p_prev);
 	free(run->p_used);
 	free(run->p_rd);

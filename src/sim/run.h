@@ -89,6 +89,7 @@ struct mpm_run {
 	unsigned int *pb_region;	/* pageblock -> pregion; UINT_MAX = none */
 	size_t nr_pb;
 	uint64_t *p_prev, *p_used, *p_rd, *p_wr, *p_lines;	/* [pregion] */
+	void *p_windows;		/* with split: one region's counts per window */
 	double p_prev_t;
 	/* cfg->pricing[i] priced; complete once mpm_run_execute returns 0 */
 	struct mpm_power_result power[MPM_MAX_PRICING];

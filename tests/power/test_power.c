@@ -369,6 +369,15 @@ static void test_policy_parse(void)
 	CHECK(mpm_power_policy_parse("pd=-3", &p, err, sizeof(err)) && strstr(err, "malformed value '-3'"));
 	CHECK(mpm_power_policy_parse("poweroff=2", &p, err, sizeof(err)) && strstr(err, "out of range"));
 	CHECK(mpm_power_policy_parse("group=0", &p, err, sizeof(err)) && strstr(err, "out of range"));
+	CHECK(p.split == 1);
+	CHECK(!mpm_power_policy_parse("split=4", &p, err, sizeof(err)) && p.split == 4);
+	for (const char *const *bad = (const char *const[]){ "split=3", "split=0", "split=8192",
+							     "split=1.5", NULL }; *bad; bad++)
+		CHECK(mpm_power_policy_parse(*bad, &p, err, sizeof(err)) &&
+		      strstr(err, "is not a power of two from 1 to 4096"));
+	mpm_power_policy_default(&p);
+	CHECK(mpm_power_policy_parse("group=2,split=2", &p, err, sizeof(err)) &&
+	      strstr(err, "group and split cannot both be above 1"));
 	CHECK(mpm_power_policy_parse("pd", &p, err, sizeof(err)) && strstr(err, "not key=value"));
 }
 

@@ -5,7 +5,8 @@
  * domains are the physical windows (DMA and DMA32 share the first), the
  * writes account for every page the workload touched, the time adds up to
  * the run, the run's JSON carries "power" and "power_other", and two equal
- * runs price to the same bits.
+ * runs price to the same bits.  With split=4 each region is four domains
+ * whose pages and used pages add up to the region's, and the same accesses.
  */
 #include <math.h>
 
@@ -15,7 +16,7 @@
 
 static struct mpm_power_policy pol;
 
-static int priced_run(struct sim_case *c)
+static int priced_run(struct sim_case *c, const struct mpm_power_policy *pp)
 {
 	struct mpm_machine_opts o = { .machine = "1G", .region_size = "64M", .cpus = "2" };
 	const char *w = "pagetest:size=64M,hold=1";
@@ -30,10 +31,46 @@ static int priced_run(struct sim_case *c)
 	c->cfg.duration = 6;
 	c->cfg.seed = 7;
 	c->cfg.until_idle = true;
-	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), &pol };
-	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), &pol };
+	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), pp };
+	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), pp };
 	c->cfg.nr_pricing = 2;
 	return mpm_run_execute(&c->cfg, &c->run, c->err, sizeof(c->err));
+}
+
+/*
+ * split=4: the same run priced with 16 MiB domains.  Every region's windows
+ * hold its present pages, their used pages add up to the region's at the
+ * end, and the accesses are the same ones, only spread over more domains.
+ */
+static void test_split(const struct sim_case *whole)
+{
+	static struct sim_case c;
+	struct mpm_power_policy sp = pol;
+	const struct mpm_power_result *p = &c.run.power[0], *w = &whole->run.power[0];
+	uint64_t present = 0, used = 0, region_used = 0;
+
+	sp.split = 4;
+	if (priced_run(&c, &sp)) {
+		fprintf(stderr, "split run failed: %s\n", c.err);
+		CHECK(0);
+		return;
+	}
+	for (unsigned int i = 0; i < c.run.nr_pregions; i++) {
+		present += c.run.pregions[i].present;
+		used += c.run.p_prev[i];	/* the last sample's used pages */
+	}
+	for (unsigned int i = 0; i < whole->run.nr_pregions; i++)
+		region_used += whole->run.p_prev[i];
+	CHECK_EQ_U(present, mpm_total_pages(c.run.m));
+	CHECK_EQ_U(used, region_used);
+	/* 1 GiB in 16 MiB windows: 64, less what the holes empty entirely */
+	CHECK(p->nr_domains > 4 * w->nr_domains - 8 && p->nr_domains <= 64);
+	CHECK_EQ_U(p->pages_wr, w->pages_wr);
+	CHECK_EQ_U(p->lines, w->lines);
+	/* smaller domains: the idle parts of the touched region sleep too */
+	CHECK(p->state_s[MPM_PS_SR] / (p->duration_s * p->nr_domains) >=
+	      w->state_s[MPM_PS_SR] / (w->duration_s * w->nr_domains));
+	sim_case_fini(&c);
 }
 
 int main(void)
@@ -44,7 +81,7 @@ int main(void)
 	char *json;
 
 	mpm_power_policy_default(&pol);
-	if (priced_run(&a) || priced_run(&b)) {
+	if (priced_run(&a, &pol) || priced_run(&b, &pol)) {
 		fprintf(stderr, "run failed: %s / %s\n", a.err, b.err);
 		return 1;
 	}
@@ -71,6 +108,7 @@ int main(void)
 		CHECK(!memcmp(a.run.power[m].state_s, b.run.power[m].state_s,
 			      sizeof(a.run.power[m].state_s)));
 	}
+	test_split(&a);
 	json = sim_case_json(&a, "1G", false);
 	CHECK(json && strstr(json, "\"power\": {") && strstr(json, "\"power_other\": ["));
 	CHECK(json && strstr(json, "\"memspec\": \"ddr4-2400\""));
