@@ -38,6 +38,14 @@ expect_error 1 "--power-policy: unknown key 'idle'" run --workload none --power-
 expect_error 1 "--power-policy: malformed value 'soon' for sr" run --workload none --power-policy sr=soon
 expect_error 1 "--power-policy: poweroff=3 is out of range" run --workload none --power-policy poweroff=3
 expect_error 2 "option '--power' needs a value" run --power
+expect_error 1 "--power-policy: split=3 is not a power of two from 1 to 4096" \
+	run --workload none --power-policy split=3
+expect_error 1 "--power-policy: group and split cannot both be above 1" \
+	run --workload none --power-policy group=2,split=2
+expect_error 1 "split=1024: a domain would be smaller than a pageblock" \
+	run --workload none --machine 2G --power-policy split=1024
+run_mpm run --workload none --machine 2G --duration 2 --power-policy split=4 --json -
+expect "[ $rc -eq 0 ] && grep -q '\"domains_per_region\": 4' <<<\"\$out\"" "split=4: exit $rc, JSON $out"
 expect_error 1 "compare: at most 3 memspecs" compare --experiment cover-letter \
 	--power ddr3-1600,ddr3-1600,ddr3-1600,ddr3-1600
 expect_error 1 "--power: unknown memspec 'x'" compare --experiment cover-letter --power x
