@@ -176,9 +176,11 @@ static int load_field(struct ctx *c, json_t *root, const struct field *f,
 	if (f->kind == K_COUNT) {
 		if (x != floor(x) || x < 1 || x > 1e9)
 			return fail(c, f->section, key, "expected a positive integer");
-		*(unsigned int *)((char *)s + f->off) = (unsigned int)x;
+		unsigned int u = (unsigned int)x;
+
+		memcpy((char *)s + f->off, &u, sizeof(u));	/* the field at offsetof() */
 	} else {
-		*(double *)((char *)s + f->off) = x;
+		memcpy((char *)s + f->off, &x, sizeof(x));
 	}
 	return 0;
 }
