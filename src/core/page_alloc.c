@@ -322,16 +322,13 @@ static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone
 /*
  * The cheapest test of region_is_evac_candidate (patch 40) first, inline:
  * should_evacuate_region's used <= threshold, on the region whose count
- * the free just updated (a cache-hot line).  Almost every free is into a
- * region far fuller than 32 pages and stops here; evac_trigger() checks
- * the rest out of line.
+ * the free just updated (region_add_free() hands it back, a cache-hot
+ * line).  Almost every free is into a region far fuller than 32 pages and
+ * stops here; evac_trigger() checks the rest out of line.
  */
-static inline bool region_few_used(const struct mpm_machine *m, const struct zone *z,
-				   uint32_t idx)
+static inline bool region_few_used(const struct mpm_machine *m,
+				   const struct zone_mem_region *r)
 {
-	const struct zone_mem_region *r =
-		&z->regions[pfn_zone_region_id(m, z, idx_to_pfn(m, idx))];
-
 	return r->present_pages - r->nr_free <= m->evac_threshold;
 }
 
@@ -351,6 +348,7 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	uint64_t buddy_pfn = pfn;
 	unsigned int freed_order = order;
 	uint32_t freed_idx = idx;
+	struct zone_mem_region *freed_region;
 
 	if (z->sorted)
 		prefetch_region_lists(z, idx, migratetype);
@@ -388,14 +386,14 @@ out:
 	ADD_ONCE(z->free_area[order].nr_free, 1);
 	/* the merged block on @migratetype's list; the freed pages in their regions */
 	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
-	region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
+	freed_region = region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
 	/* patch 25: the PA => RA flow, once every count is up to date */
 	if (z->ralloc && order == MAX_ORDER - 1 &&
 	    try_return_region(m, z, idx, order, migratetype))
 		return;
 	/* patch 40: a region not returned may be worth evacuating */
 	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS) &&
-	    region_few_used(m, z, freed_idx))
+	    region_few_used(m, freed_region))
 		evac_trigger(m, z, freed_idx);
 }
 

@@ -13,8 +13,10 @@ void region_mod_free(struct zone *z, struct zone_mem_region *r, long delta);
 void region_mod_straddling(struct zone *z, struct zone_mem_region *r,
 			   uint64_t pfn, uint64_t end, int sign);
 
-static inline void region_mod_range(const struct mpm_machine *m, struct zone *z,
-				    uint64_t pfn, unsigned int order, int sign)
+/* Returns the region of @pfn, whose count the caller may want next. */
+static inline struct zone_mem_region *region_mod_range(const struct mpm_machine *m,
+							struct zone *z, uint64_t pfn,
+							unsigned int order, int sign)
 {
 	uint64_t end = pfn + (1ull << order);
 	struct zone_mem_region *r = &z->regions[pfn_zone_region_id(m, z, pfn)];
@@ -22,27 +24,29 @@ static inline void region_mod_range(const struct mpm_machine *m, struct zone *z,
 
 	if (unlikely(end > r->end_pfn)) {
 		region_mod_straddling(z, r, pfn, end, sign);
-		return;
+		return r;
 	}
 	nr_free = r->nr_free + (uint64_t)(sign * (long)(1ul << order));
 	/* free_regions changes only when a region becomes or stops being free */
 	if (unlikely(nr_free == r->present_pages || r->nr_free == r->present_pages)) {
 		region_mod_free(z, r, sign * (long)(1ul << order));
-		return;
+		return r;
 	}
 	r->nr_free = nr_free;
+	return r;
 }
 
-static inline void region_add_free(const struct mpm_machine *m, struct zone *z,
-				   uint64_t pfn, unsigned int order)
+static inline struct zone_mem_region *region_add_free(const struct mpm_machine *m,
+						       struct zone *z, uint64_t pfn,
+						       unsigned int order)
 {
-	region_mod_range(m, z, pfn, order, 1);
+	return region_mod_range(m, z, pfn, order, 1);
 }
 
 static inline void region_sub_free(const struct mpm_machine *m, struct zone *z,
 				   uint64_t pfn, unsigned int order)
 {
-	region_mod_range(m, z, pfn, order, -1);
+	(void)region_mod_range(m, z, pfn, order, -1);
 }
 
 #endif /* MPM_CORE_REGION_H */

@@ -63,9 +63,16 @@ const struct mpm_memspec *mpm_memspec_preset(const char *name)
 	return NULL;
 }
 
+/* "a, b, c" from the table, for messages (not thread-safe: the CLI's). */
 const char *mpm_memspec_preset_names(void)
 {
-	return "ddr3-1600, ddr4-2400, ddr4-3200";
+	static char buf[sizeof(presets) / sizeof(presets[0]) * (sizeof(presets[0].name) + 2)];
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? ", " : "",
+					presets[i].name);
+	return buf;
 }
 
 __attribute__((format(printf, 3, 4)))

@@ -44,6 +44,22 @@ static double overlap(double a, double b, double lo, double hi)
 }
 
 /*
+ * Waking from a low-power state: the exit latency @exit_s (tXS or tXP),
+ * cut from the end of the time in that state (@state_s), is spent in
+ * precharge standby.  Returns the standby time to add.
+ */
+static double charge_exit(struct mpm_power_result *r, const struct mpm_power_domain *d,
+			  double *state_s, double exit_s, double mult)
+{
+	double x = *state_s < exit_s ? *state_s : exit_s;
+
+	*state_s -= x;
+	r->exit_latency_s += mult * exit_s;
+	r->exit_j += mult * x * r->dev.pre_stby_w * d->devices;
+	return x;
+}
+
+/*
  * An idle stretch of @len seconds starting at idle age @age0, @mult times
  * over; @wake: an access ends it, paying the exit of the state it reached.
  */
@@ -56,21 +72,11 @@ static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 	double sr = overlap(age0, b, tm->sr, INFINITY);
 
 	if (wake && isfinite(tm->sr) && b >= tm->sr && len > 0) {
-		double x = sr < r->dev.xs_s ? sr : r->dev.xs_s;
-
-		sr -= x;
-		stby += x;
+		stby += charge_exit(r, d, &sr, r->dev.xs_s, mult);
 		r->sr_exits += (uint64_t)mult;
-		r->exit_latency_s += mult * r->dev.xs_s;
-		r->exit_j += mult * x * r->dev.pre_stby_w * d->devices;
 	} else if (wake && isfinite(tm->pd) && b >= tm->pd && len > 0) {
-		double x = pd < r->dev.xp_s ? pd : r->dev.xp_s;
-
-		pd -= x;
-		stby += x;
+		stby += charge_exit(r, d, &pd, r->dev.xp_s, mult);
 		r->pd_exits += (uint64_t)mult;
-		r->exit_latency_s += mult * r->dev.xp_s;
-		r->exit_j += mult * x * r->dev.pre_stby_w * d->devices;
 	}
 	d->state_s[MPM_PS_PRE_STBY] += mult * stby;
 	d->state_s[MPM_PS_PRE_PD] += mult * pd;
