@@ -270,16 +270,96 @@ uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
 	return __alloc_pages(m, m->cpu_to_node[cpu], gfp, order, cpu);
 }
 
+/*
+ * The zone at which the fast path's zonelist walk (get_page_from_freelist
+ * at the low watermark, as __alloc_pages unrolls its first step) would
+ * stop for an order-0 allocation: the first zone that has fair-zone batch
+ * left, is not skipped for zone_reclaim_mode and passes the low watermark.
+ * NULL if none does.
+ */
+static inline struct zone *fast_path_zone(const struct mpm_machine *m, struct zone **zl)
+{
+	unsigned int classzone_idx = zl[0]->type;
+
+	for (struct zone **zp = zl; *zp; zp++) {
+		struct zone *z = *zp;
+
+		if (READ_ONCE(z->vm_alloc_batch) <= 0)
+			continue;
+		if (m->zone_reclaim_mode && z->node != zl[0]->node)
+			continue;
+		if (zone_watermark_ok(z, 0, z->watermark[WMARK_LOW], classzone_idx,
+				      ALLOC_WMARK_LOW | ALLOC_CPUSET))
+			return z;
+	}
+	return NULL;
+}
+
+/*
+ * Pop up to @nr order-0 pages off @z's pcp list @head, each as
+ * buffered_rmqueue would.  Stops early when the list runs dry or when a
+ * page folds the cpu's NR_ALLOC_BATCH differential into the zone: that is
+ * the only change a pop makes to what fast_path_zone() decides.
+ */
+static size_t pcp_pop_run(struct mpm_machine *m, struct zone *z, unsigned int cpu,
+			  uint32_t head, bool cold, size_t nr, uint64_t *pfns)
+{
+	struct mpm_page *pg = m->pages;
+	struct per_cpu_pages *pcp = &z->pageset[cpu];
+	long x = pcp->alloc_batch_diff;
+	size_t i = 0;
+
+	while (i < nr && !list_empty(pg, head)) {
+		pfns[i++] = prep_new_page(m, pg, __rmqueue_pcp(m, pg, pcp, head, cold), 0);
+		if (unlikely(--x < -z->stat_threshold)) {
+			atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
+			x = 0;
+			break;
+		}
+	}
+	pcp->alloc_batch_diff = x;
+	ADD_ONCE(pcp->ev[PCP_ALLOCS], i);
+	return i;
+}
+
+/*
+ * @nr allocations, decided exactly as @nr calls of mpm_alloc_pages() would
+ * decide them, with the same counters.  For order 0 the zonelist walk runs
+ * once per run of pages instead of once per page: while the walk stops at
+ * the same zone and that zone's pcp list holds pages, nothing the walk
+ * tests changes (pcp pages are not free pages) except the fair-zone batch,
+ * whose fold ends the run.  Everything else -- an empty list, a zone that
+ * fails its tests, a higher order -- is one ordinary allocation.
+ */
 size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 			    unsigned int order, unsigned int cpu, size_t nr,
 			    uint64_t *pfns)
 {
-	size_t i;
+	struct zone **zl;
+	size_t i = 0;
+	int migratetype;
 
-	for (i = 0; i < nr; i++) {
+	if (unlikely(cpu >= m->nr_cpus))
+		return 0;
+	zl = m->node_data[m->cpu_to_node[cpu]]
+		     .zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+	migratetype = allocflags_to_migratetype(m, gfp);
+	while (i < nr) {
+		struct zone *z;
+
+		if (order == 0 && zl[0] && (z = fast_path_zone(m, zl)) != NULL) {
+			uint32_t head = z->pageset[cpu].lists[migratetype];
+
+			if (!list_empty(m->pages, head)) {
+				i += pcp_pop_run(m, z, cpu, head, gfp & MPM___GFP_COLD,
+						 nr - i, pfns + i);
+				continue;
+			}
+		}
 		pfns[i] = mpm_alloc_pages(m, gfp, order, cpu);
 		if (pfns[i] == MPM_NO_PFN)
 			break;
+		i++;
 	}
 	return i;
 }

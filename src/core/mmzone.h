@@ -305,6 +305,9 @@ static inline unsigned int pfn_zone_region_id(const struct mpm_machine *m,
 
 /* Defined across src/core; see the file named in each comment. */
 
+/* topology.c: a zeroed per-pfn array on huge pages; munmap() frees it */
+void *mpm_alloc_pfn_array(size_t bytes);
+
 /* page_alloc.c */
 uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,
 		   int migratetype);

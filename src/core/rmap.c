@@ -8,15 +8,13 @@
  * entries and tags under its own lock, which kmempowerd takes too before it
  * moves one (evacuate.c); only owner and index are read without that lock.
  */
-#include <stdlib.h>
-
 #include "mmzone.h"
 
 int mpm_rmap_enable(struct mpm_machine *m)
 {
 	if (m->rmap)
 		return 0;
-	m->rmap = calloc(m->nr_pfns, sizeof(*m->rmap));
+	m->rmap = mpm_alloc_pfn_array(m->nr_pfns * sizeof(*m->rmap));
 	if (!m->rmap)
 		return -1;
 	m->metadata_bytes += m->nr_pfns * sizeof(*m->rmap);

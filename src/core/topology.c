@@ -291,12 +291,13 @@ static void free_all_bootmem_zone(struct mpm_machine *m, struct zone *z)
 }
 
 /*
- * The page array is the one big allocation (16 bytes a page: 4 GiB for a
- * 1 TiB machine).  Anonymous memory with transparent huge pages asked for
- * takes one fault per 2 MiB instead of one per 4 KiB, which is most of the
- * set-up time of a large machine.
+ * The per-pfn arrays (the page array, 16 bytes a page: 4 GiB for a 1 TiB
+ * machine; the reverse map) are anonymous memory with transparent huge pages
+ * asked for: one fault per 2 MiB instead of one per 4 KiB, which is most of
+ * the set-up time of a large machine, and one TLB entry per 2 MiB for the
+ * scattered accesses a fragmented machine makes to them.  Zero-filled.
  */
-static void *alloc_page_array(size_t bytes)
+void *mpm_alloc_pfn_array(size_t bytes)
 {
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -324,7 +325,7 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	m->nr_entries = m->nr_pfns + sentinels;
 	if (m->nr_entries >= UINT32_MAX)
 		return -1;
-	m->pages = alloc_page_array(m->nr_entries * sizeof(*m->pages));
+	m->pages = mpm_alloc_pfn_array(m->nr_entries * sizeof(*m->pages));
 	if (!m->pages)
 		return -1;
 	m->next_sentinel = (uint32_t)m->nr_pfns;
@@ -447,6 +448,7 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	free(m->cpu_to_node);
 	if (m->pages)
 		munmap(m->pages, m->nr_entries * sizeof(*m->pages));
-	free(m->rmap);
+	if (m->rmap)
+		munmap(m->rmap, m->nr_pfns * sizeof(*m->rmap));
 	free(m);
 }

@@ -359,6 +359,8 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu);
 /* reclaim.c */
 uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 			 unsigned int cpu);
+uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+				unsigned int cpu);
 struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu);
 uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t to,
 			unsigned int cpu, bool dirty);

@@ -212,17 +212,46 @@ static bool wait_mmap_sem(struct ksim *k, struct ktask *t)
 	return true;
 }
 
+#define FAULT_BATCH	32
+
+/*
+ * How many of the next faults fit: the pages up to @to and to the end of
+ * the 2 MiB chunk (the next chunk needs its page-table page first), and
+ * the faults that start before @used reaches @budget at @cost each.
+ */
+static uint32_t faults_ahead(uint32_t i, uint32_t to, uint64_t used, uint64_t budget,
+			     uint64_t cost)
+{
+	uint64_t n = to - i;
+	uint32_t chunk_end = (i / PAGES_PER_PMD + 1) * PAGES_PER_PMD;
+
+	if (chunk_end - i < n)
+		n = chunk_end - i;
+	if (cost && (budget - used - 1) / cost + 1 < n)
+		n = (budget - used - 1) / cost + 1;
+	return n < FAULT_BATCH ? (uint32_t)n : FAULT_BATCH;
+}
+
+/*
+ * Fault pages [*pos, to) of @v in order, while the budget lasts.  The
+ * order-0 faults of one chunk take their pages in one bulk allocation,
+ * which decides exactly as one allocation per fault would: nothing else
+ * allocates or frees between them.
+ */
 uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 			  uint32_t *pos, uint32_t to, uint64_t extra, uint64_t budget)
 {
 	unsigned int cpu = t->cpu;
+	uint64_t cost = k->p.fault_ns + extra;
 	uint64_t used = 0;
 
 	if (wait_mmap_sem(k, t))
 		return 0;
 	while (*pos < to && used < budget && t->state == TASK_RUNNABLE) {
 		uint32_t i = *pos, chunk = i / PAGES_PER_PMD;
-		uint64_t pfn;
+		uint64_t pfns[FAULT_BATCH];
+		size_t n, got;
+		bool failed = false;
 
 		if (v->pte[chunk] == NO_PFN32) {
 			if (!prepare_chunk(k, v, chunk, cpu))
@@ -234,17 +263,27 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 				continue;
 			}
 		}
-		pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
-		if (pfn == MPM_NO_PFN)
+		n = faults_ahead(i, to, used, budget, cost);
+		got = mpm_alloc_pages_bulk(k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu, n, pfns);
+		if (got < n) {
+			pfns[got] = ksim_alloc_page_failed(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
+			if (pfns[got] != MPM_NO_PFN)
+				got++;
+			else
+				failed = true;
+		}
+		for (size_t j = 0; j < got; j++) {
+			map_page(k, v, i + (uint32_t)j, pfns[j]);
+			ksim_touch(k, pfns[j], TOUCH_PAGE_WR);		/* clear_page */
+			ksim_touch(k, v->pte[chunk], TOUCH_LINE);	/* set_pte */
+		}
+		v->rss += got;
+		v->mm->rss += got;
+		k->c.faults += got;
+		*pos += (uint32_t)got;
+		used += got * cost;
+		if (failed)
 			break;		/* killed, or the run failed */
-		map_page(k, v, i, pfn);
-		ksim_touch(k, pfn, TOUCH_PAGE_WR);		/* clear_page */
-		ksim_touch(k, v->pte[chunk], TOUCH_LINE);	/* set_pte */
-		v->rss++;
-		v->mm->rss++;
-		k->c.faults++;
-		(*pos)++;
-		used += k->p.fault_ns + extra;
 	}
 	return used;
 }

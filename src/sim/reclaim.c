@@ -138,6 +138,18 @@ uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 
 	if (pfn != MPM_NO_PFN)
 		return pfn;
+	return ksim_alloc_page_failed(k, gfp, order, cpu);
+}
+
+/*
+ * What follows an allocation that failed (the allocator's attempt, with its
+ * counters, has been made): direct reclaim, then the OOM killer.
+ */
+uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+				unsigned int cpu)
+{
+	uint64_t pfn;
+
 	if (!(gfp & MPM___GFP_WAIT)) {
 		k->c.alloc_failures++;
 		return MPM_NO_PFN;
