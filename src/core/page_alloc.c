@@ -350,8 +350,6 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	uint32_t freed_idx = idx;
 	struct zone_mem_region *freed_region;
 
-	if (z->sorted)
-		prefetch_region_lists(z, idx, migratetype);
 	while (order < MAX_ORDER - 1) {
 		uint32_t bidx;
 		int bmt;

@@ -84,23 +84,6 @@ int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
 }
 
 /*
- * The lines __free_one_page() reads first for the order-0 page at @idx:
- * its own (which holds its order-0 and order-1 buddies and the order-1
- * higher-buddy test), the next one up (order-2 buddy, and the test after
- * one merge) and the one after (order-3 buddy, the test after two).  The
- * addresses need no load, so the misses of several pages can overlap.
- */
-static inline void prefetch_free_lines(const struct mpm_page *pg, uint32_t idx,
-				       uint64_t nr_pfns)
-{
-	if (idx >= nr_pfns)	/* a list head: the run ends there */
-		return;
-	__builtin_prefetch(&pg[idx], 1);
-	__builtin_prefetch(&pg[(idx & ~3u) ^ 4], 0);
-	__builtin_prefetch(&pg[(idx & ~7u) ^ 8], 0);
-}
-
-/*
  * free_pcppages_bulk: give @count pages back to the buddy lists, taking
  * from the tails (the coldest pages) of the lists round-robin; a list that
  * is found empty makes the next non-empty one give more (batch_free).
@@ -133,12 +116,13 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			int mt = m->pages[idx].freepage_mt;
 
 			/*
-			 * Two pages ahead, start the misses that page's merge
-			 * will take (prefetch_buddy() of later kernels): this
-			 * one's prev was prefetched last time round.
+			 * Start the misses of the next page and its buddy while
+			 * this one merges (prefetch_buddy() of later kernels).
 			 */
-			if (next < m->nr_pfns)
-				prefetch_free_lines(m->pages, m->pages[next].prev, m->nr_pfns);
+			if (next < m->nr_pfns) {
+				__builtin_prefetch(&m->pages[next], 1);
+				__builtin_prefetch(&m->pages[next ^ 1], 0);
+			}
 
 			list_del(m->pages, idx);
 			WRITE_ONCE(m->pages[idx].flags, 0);

@@ -159,19 +159,6 @@ static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned
 		s->bias_stale[mt] = (int8_t)order;
 }
 
-/*
- * The mem_region_lists of @idx's region for type @mt, all orders: two cache
- * lines that the merge or split about to run will update.
- */
-static inline void prefetch_region_lists(const struct zone *z, uint32_t idx, int mt)
-{
-	const struct sorted_free_lists *s = z->sorted;
-	const struct mem_region_list *mr = mr_list_of(s, 0, mt, block_region(s, idx));
-
-	__builtin_prefetch(mr, 1);
-	__builtin_prefetch(mr + MAX_ORDER - 1, 1);
-}
-
 /* add_to_freelist (patches 05, 09, 11): link @idx in region order. */
 static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
 					  uint32_t idx, unsigned int order, int mt)
