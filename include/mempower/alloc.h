@@ -37,8 +37,12 @@ MPM_API int mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
 
 /*
  * Bulk variants.  Allocation stops at the first failure and returns how many
- * blocks it got.  The bulk free is release_pages()/free_hot_cold_page_list():
- * order-0 pages, each freed cold or hot through @cpu's pcp list.
+ * blocks it got; it decides exactly as @nr calls of mpm_alloc_pages() would
+ * (the same pfns in the same order, the same counters, and a failed attempt
+ * is made and counted once), only faster for order 0: the zonelist walk runs
+ * once per run of pages taken off one pcp list instead of once per page.
+ * The bulk free is release_pages()/free_hot_cold_page_list(): order-0
+ * pages, each freed cold or hot through @cpu's pcp list.
  */
 MPM_API size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 				    unsigned int order, unsigned int cpu,

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Wall and user time of the simulator on the cover-letter experiment, the
+# figure issue #4's bars are about (full scale <= 60 s, --scale 0.125 <= 5 s,
+# mainline).  Builds the release preset unless MPM_BIN names a binary.
+#
+#   scripts/bench-sim.sh [--scale F[,F...]] [--runs N] [--policies LIST]
+#                        [--against BIN]
+#
+# Default: scales 0.125 and 1, 3 runs each, mainline; prints every run and
+# the median.  With --against BIN, each round runs this binary and BIN at
+# the same time, one pinned to each of the first two CPUs, swapping CPUs
+# every round: on a shared (virtual) host both then see the same neighbours,
+# which makes the pair's ratio far steadier than two separate medians.  The
+# script also checks that both produce the same results (JSON without
+# "host").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scales="0.125,1" runs=3 policies=mainline against=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--scale) scales="$2"; shift 2 ;;
+	--runs) runs="$2"; shift 2 ;;
+	--policies) policies="$2"; shift 2 ;;
+	--against) against="$2"; shift 2 ;;
+	*) echo "mempower: bench-sim.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+case "$runs" in ''|*[!0-9]*|0) echo "mempower: bench-sim.sh: --runs $runs (expected a positive count)" >&2; exit 2 ;; esac
+
+bin="${MPM_BIN:-}"
+if [ -z "$bin" ]; then
+	cmake --preset release >/dev/null
+	cmake --build --preset release --target mempower >/dev/null
+	bin=build/release/mempower
+fi
+if [ -n "$against" ] && [ ! -x "$against" ]; then
+	echo "mempower: bench-sim.sh: --against $against is not an executable" >&2
+	exit 2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one timed run: $1 binary, $2 scale, $3 cpu or "", $4 output stem
+timed_run() {
+	local pin=()
+	[ -n "$3" ] && pin=(taskset -c "$3")
+	TIMEFORMAT="%R %U"
+	{ time "${pin[@]}" "$1" compare --experiment cover-letter --scale "$2" \
+		--policies "$policies" --jobs 1 --json "$4.json" >/dev/null 2>"$4.err"; } 2>"$4.time"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+same_results() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+def load(p):
+    d = json.load(open(p)); d.pop("host", None)
+    for r in d.get("runs", []): r.pop("host", None)
+    return d
+sys.exit(0 if load(sys.argv[1]) == load(sys.argv[2]) else 1)
+EOF
+}
+
+echo "binary $bin, policies $policies, $runs run(s) per scale${against:+, paired with $against}"
+for scale in ${scales//,/ }; do
+	: >"$tmp/a" ; : >"$tmp/b"
+	for r in $(seq "$runs"); do
+		if [ -z "$against" ]; then
+			timed_run "$bin" "$scale" "" "$tmp/run"
+			read -r wall user <"$tmp/run.time"
+			echo "scale $scale run $r: wall $wall s, user $user s"
+			echo "$wall $user" >>"$tmp/a"
+		else
+			ca=$(( r % 2 )) cb=$(( (r + 1) % 2 ))
+			timed_run "$bin" "$scale" "$ca" "$tmp/ra" &
+			timed_run "$against" "$scale" "$cb" "$tmp/rb" &
+			wait
+			same_results "$tmp/ra.json" "$tmp/rb.json" ||
+				echo "scale $scale run $r: the two binaries' results differ"
+			read -r wa ua <"$tmp/ra.time"
+			read -r wb ub <"$tmp/rb.time"
+			echo "scale $scale run $r: this $wa s wall / $ua s user, against $wb s / $ub s"
+			echo "$wa $ua" >>"$tmp/a"
+			echo "$wb $ub" >>"$tmp/b"
+		fi
+	done
+	mw=$(cut -d' ' -f1 "$tmp/a" | median) mu=$(cut -d' ' -f2 "$tmp/a" | median)
+	echo "scale $scale median: wall $mw s, user $mu s"
+	if [ -n "$against" ]; then
+		bw=$(cut -d' ' -f1 "$tmp/b" | median) bu=$(cut -d' ' -f2 "$tmp/b" | median)
+		echo "scale $scale against median: wall $bw s, user $bu s (ratio this/against, user: $(awk "BEGIN { printf \"%.3f\", $mu / $bu }"))"
+	fi
+	case "$scale" in
+	1|1.0) bar=60 ;;
+	0.125) bar=5 ;;
+	*) bar="" ;;
+	esac
+	if [ -n "$bar" ] && [ "$policies" = mainline ]; then
+		if awk "BEGIN { exit !($mw <= $bar) }"; then st=met; else st=missed; fi
+		echo "bar: scale $scale mainline <= $bar s wall: $st ($mw s)"
+	fi
+done
