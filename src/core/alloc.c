@@ -40,18 +40,21 @@ static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
  * cpu's differential and fold into the zone once past the threshold.
  * Allocations are the only writers and only subtract, and a fold resets the
  * differential to 0, so it never rises above 0: only the lower bound of
- * [-stat_threshold, stat_threshold] can be crossed.
+ * [-stat_threshold, stat_threshold] can be crossed.  True when it folded:
+ * the zone's batch, which the fair zone policy tests, has just changed.
  */
-static inline void dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
+static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
 					long pages)
 {
 	long x = pcp->alloc_batch_diff - pages;
+	bool fold = x < -z->stat_threshold;
 
-	if (unlikely(x < -z->stat_threshold)) {
+	if (unlikely(fold)) {
 		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
 		x = 0;
 	}
 	pcp->alloc_batch_diff = x;
+	return fold;
 }
 
 /* zone_watermark_ok: order 0 needs one comparison; the rest is out of line. */
@@ -105,6 +108,30 @@ static __mpm_inline uint64_t buffered_rmqueue(struct mpm_machine *m, struct zone
  * behaviour (3.13 reverted its NUMA aspect).  A zone that fails its
  * watermark is skipped (zone_reclaim_mode 0: no zone reclaim).
  */
+/*
+ * The tests of get_page_from_freelist's walk for one zone: in the fast
+ * path (low watermark) the fair-zone batch and the zone_reclaim_mode skip,
+ * then the watermark the flags name.
+ */
+static __mpm_inline bool zone_allows(const struct mpm_machine *m, struct zone **zl,
+				     struct zone *z, unsigned int order, int alloc_flags,
+				     unsigned int classzone_idx)
+{
+	if (alloc_flags & ALLOC_WMARK_LOW) {
+		if (READ_ONCE(z->vm_alloc_batch) <= 0)
+			return false;
+		if (m->zone_reclaim_mode && z->node != zl[0]->node)
+			return false;
+	}
+	if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+		unsigned long mark = z->watermark[alloc_flags & ALLOC_WMARK_MASK];
+
+		if (!zone_watermark_ok(z, order, mark, classzone_idx, alloc_flags))
+			return false;
+	}
+	return true;
+}
+
 static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_gfp_t gfp,
 				       unsigned int order, struct zone **zl,
 				       int alloc_flags, int migratetype,
@@ -116,19 +143,8 @@ static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_g
 		struct zone *z = *zp;
 		uint64_t pfn;
 
-		if (alloc_flags & ALLOC_WMARK_LOW) {
-			if (READ_ONCE(z->vm_alloc_batch) <= 0)
-				continue;
-			if (m->zone_reclaim_mode && z->node != zl[0]->node)
-				continue;
-		}
-		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
-			unsigned long mark = z->watermark[alloc_flags & ALLOC_WMARK_MASK];
-
-			if (!zone_watermark_ok(z, order, mark, classzone_idx,
-					       alloc_flags))
-				continue;
-		}
+		if (!zone_allows(m, zl, z, order, alloc_flags, classzone_idx))
+			continue;
 		pfn = buffered_rmqueue(m, z, order, gfp, migratetype, cpu);
 		if (pfn != MPM_NO_PFN)
 			return pfn;
@@ -211,6 +227,13 @@ __alloc_pages_zonelist(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
 	return pfn;
 }
 
+/* node_zonelist: the zonelist @gfp allocates from on node @nid. */
+static inline struct zone **node_zonelist(const struct mpm_machine *m, unsigned int nid,
+					  mpm_gfp_t gfp)
+{
+	return m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+}
+
 /*
  * __alloc_pages_nodemask.  Nearly every allocation is order 0 and is served
  * by the first zone of the zonelist from the cpu's pcp list; that case is
@@ -230,7 +253,7 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 
 	if (unlikely(order >= MAX_ORDER || nid >= m->nr_nodes))
 		return MPM_NO_PFN;
-	zl = m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+	zl = node_zonelist(m, nid, gfp);
 	z = zl[0];
 	if (unlikely(!z))
 		return MPM_NO_PFN;
@@ -279,19 +302,9 @@ uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
  */
 static inline struct zone *fast_path_zone(const struct mpm_machine *m, struct zone **zl)
 {
-	unsigned int classzone_idx = zl[0]->type;
-
-	for (struct zone **zp = zl; *zp; zp++) {
-		struct zone *z = *zp;
-
-		if (READ_ONCE(z->vm_alloc_batch) <= 0)
-			continue;
-		if (m->zone_reclaim_mode && z->node != zl[0]->node)
-			continue;
-		if (zone_watermark_ok(z, 0, z->watermark[WMARK_LOW], classzone_idx,
-				      ALLOC_WMARK_LOW | ALLOC_CPUSET))
-			return z;
-	}
+	for (struct zone **zp = zl; *zp; zp++)
+		if (zone_allows(m, zl, *zp, 0, ALLOC_WMARK_LOW | ALLOC_CPUSET, zl[0]->type))
+			return *zp;
 	return NULL;
 }
 
@@ -306,18 +319,13 @@ static size_t pcp_pop_run(struct mpm_machine *m, struct zone *z, unsigned int cp
 {
 	struct mpm_page *pg = m->pages;
 	struct per_cpu_pages *pcp = &z->pageset[cpu];
-	long x = pcp->alloc_batch_diff;
 	size_t i = 0;
 
 	while (i < nr && !list_empty(pg, head)) {
 		pfns[i++] = prep_new_page(m, pg, __rmqueue_pcp(m, pg, pcp, head, cold), 0);
-		if (unlikely(--x < -z->stat_threshold)) {
-			atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
-			x = 0;
+		if (dec_zone_alloc_batch(z, pcp, 1))
 			break;
-		}
 	}
-	pcp->alloc_batch_diff = x;
 	ADD_ONCE(pcp->ev[PCP_ALLOCS], i);
 	return i;
 }
@@ -341,8 +349,7 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 
 	if (unlikely(cpu >= m->nr_cpus))
 		return 0;
-	zl = m->node_data[m->cpu_to_node[cpu]]
-		     .zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
+	zl = node_zonelist(m, m->cpu_to_node[cpu], gfp);
 	migratetype = allocflags_to_migratetype(m, gfp);
 	while (i < nr) {
 		struct zone *z;
