@@ -47,12 +47,18 @@ static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
  * notes where it replaces the tail add.  The caller accounts for its pages.
  * @pg is m->pages: loops keep it in a register, where the relaxed atomic
  * stores would otherwise make the compiler reload it from the machine.
+ *
+ * @sorted is the zone's list discipline (z->sorted != NULL).  The buddy
+ * paths of page_alloc.c pass it as a constant, one copy of each path per
+ * discipline, so that mainline's copy carries none of the sorted lists'
+ * code or registers and the sorted copy has theirs inline.
  */
-static inline void add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint32_t idx,
-				       unsigned int order, int mt, bool tail)
+static inline __attribute__((always_inline)) void
+add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned int order,
+		    int mt, bool tail, bool sorted)
 {
 	mark_buddy(&pg[idx], order, mt);
-	if (z->sorted)
+	if (sorted)
 		sorted_add_to_freelist(pg, z, idx, order, mt);
 	else if (tail)
 		list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
@@ -63,13 +69,7 @@ static inline void add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint
 static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 				     unsigned int order, int mt)
 {
-	add_to_freelist_pos(pg, z, idx, order, mt, false);
-}
-
-static inline void __add_to_freelist_tail(struct mpm_page *pg, struct zone *z, uint32_t idx,
-					  unsigned int order, int mt)
-{
-	add_to_freelist_pos(pg, z, idx, order, mt, true);
+	add_to_freelist_pos(pg, z, idx, order, mt, false, z->sorted != NULL);
 }
 
 static inline void rmv_page_order(struct mpm_page *pg, uint32_t idx)
@@ -80,23 +80,29 @@ static inline void rmv_page_order(struct mpm_page *pg, uint32_t idx)
 
 /*
  * Unlink the head block of free_list[@mt] of @order (allocation); the
- * caller accounts for the pages and owns the page afterwards.
+ * caller accounts for the pages and owns the page afterwards.  @sorted as
+ * for add_to_freelist_pos().
  */
-static inline void __rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z,
-					       uint32_t idx, unsigned int order, int mt)
+static inline __attribute__((always_inline)) void
+__rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+			    unsigned int order, int mt, bool sorted)
 {
-	if (z->sorted)
+	if (sorted)
 		rmqueue_del_from_freelist(pg, z, idx, order, mt);
 	else
 		list_del(pg, idx);
 	rmv_page_order(pg, idx);
 }
 
-/* Unlink a block from anywhere in free_list[@mt] of @order; list_del + rmv_page_order. */
-static inline void __del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
-				       unsigned int order, int mt)
+/*
+ * Unlink a block from anywhere in free_list[@mt] of @order; list_del +
+ * rmv_page_order.  @sorted as for add_to_freelist_pos().
+ */
+static inline __attribute__((always_inline)) void
+__del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned int order,
+		    int mt, bool sorted)
 {
-	if (z->sorted)
+	if (sorted)
 		sorted_del_from_freelist(pg, z, idx, order, mt);
 	else
 		list_del(pg, idx);
@@ -116,7 +122,7 @@ static inline void del_from_freelist(struct mpm_machine *m, struct zone *z, uint
 {
 	int mt = m->pages[idx].freepage_mt;
 
-	__del_from_freelist(m->pages, z, idx, order, mt);
+	__del_from_freelist(m->pages, z, idx, order, mt, z->sorted != NULL);
 	account_freepages(m, z, idx, order, mt, -1);
 }
 

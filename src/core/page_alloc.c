@@ -32,9 +32,12 @@ static inline uint32_t list_first(const struct mpm_machine *m, uint32_t head)
  * expand: split a block of order @high down to @low, putting each unused
  * upper half on the free list of @migratetype, largest first.  The halves'
  * pages stay free: the caller accounts only for the 2^@low it hands out.
+ * @sorted: the zone's list discipline, a constant in the hot copies
+ * (add_to_freelist_pos()).
  */
-static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
-			  unsigned int low, unsigned int high, int migratetype)
+static inline __attribute__((always_inline)) void
+expand(struct mpm_machine *m, struct zone *z, uint32_t idx, unsigned int low,
+       unsigned int high, int migratetype, bool sorted)
 {
 	struct mpm_page *pg = m->pages;
 	uint32_t size = 1u << high;
@@ -45,7 +48,7 @@ static inline void expand(struct mpm_machine *m, struct zone *z, uint32_t idx,
 	while (high > low) {
 		high--;
 		size >>= 1;
-		__add_to_freelist(pg, z, idx + size, high, migratetype);
+		add_to_freelist_pos(pg, z, idx + size, high, migratetype, false, sorted);
 		ADD_ONCE(z->free_area[high].nr_free, 1);
 	}
 }
@@ -71,10 +74,14 @@ static inline unsigned int region_bias_order(struct zone *z, unsigned int cur,
 	return alloc_order;
 }
 
-/* Take the first block of the smallest order that fits from one list. */
+/*
+ * Take the first block of the smallest order that fits from one list.
+ * @sorted: the zone's list discipline; region_bias needs sorted lists
+ * (mpm_machine_create refuses it without), so mainline's copy has none.
+ */
 static inline __attribute__((always_inline)) uint32_t
 __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
-		   int migratetype)
+		   int migratetype, bool sorted)
 {
 	struct mpm_page *pg = m->pages;
 
@@ -85,7 +92,7 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 
 		if (list_empty(pg, head))
 			continue;
-		if (m->features & MPM_FEATURE_REGION_BIAS) {
+		if (sorted && (m->features & MPM_FEATURE_REGION_BIAS)) {
 			cur = region_bias_order(z, cur, migratetype);
 			area = &z->free_area[cur];
 			head = area->free_list[migratetype];
@@ -94,9 +101,9 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 		/* the next block becomes the head: start its cache miss now */
 		__builtin_prefetch(&pg[pg[idx].next], 1);
 		/* on free_list[migratetype], so its freepage_mt is migratetype */
-		__rmqueue_del_from_freelist(pg, z, idx, cur, migratetype);
+		__rmqueue_del_from_freelist(pg, z, idx, cur, migratetype, sorted);
 		ADD_ONCE(area->nr_free, -1ul);
-		expand(m, z, idx, order, cur, migratetype);
+		expand(m, z, idx, order, cur, migratetype, sorted);
 		account_freepages(m, z, idx, order, migratetype, -1);
 		return idx;
 	}
@@ -246,7 +253,7 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 							  start_migratetype, mt);
 			/* Remove the page from the freelists */
 			del_from_freelist(m, z, idx, (unsigned int)cur);
-			expand(m, z, idx, order, (unsigned int)cur, new_type);
+			expand(m, z, idx, order, (unsigned int)cur, new_type, z->sorted != NULL);
 			/* the split-off remainder is free on new_type's lists */
 			if ((unsigned int)cur > order) {
 				account_freepages(m, z, idx, (unsigned int)cur, new_type, 1);
@@ -281,7 +288,7 @@ __rmqueue_fallback_reserve(struct mpm_machine *m, struct zone *z, unsigned int o
 	 * other type's lists; it fills this type's MAX_ORDER-1 list
 	 */
 	while (z->ralloc && !del_from_region_allocator(m, z, migratetype)) {
-		idx = __rmqueue_smallest(m, z, order, migratetype);
+		idx = __rmqueue_smallest(m, z, order, migratetype, true);
 		if (idx != UINT32_MAX)
 			return idx;
 	}
@@ -289,7 +296,7 @@ __rmqueue_fallback_reserve(struct mpm_machine *m, struct zone *z, unsigned int o
 	if (idx != UINT32_MAX)
 		return idx;
 	/* Use MIGRATE_RESERVE rather than fail an allocation. */
-	idx = __rmqueue_smallest(m, z, order, MIGRATE_RESERVE);
+	idx = __rmqueue_smallest(m, z, order, MIGRATE_RESERVE, z->sorted != NULL);
 	if (idx != UINT32_MAX)
 		ADD_ONCE(z->ev[ZEV_RESERVE_ALLOCS], 1);
 	return idx;
@@ -302,7 +309,9 @@ __rmqueue_fallback_reserve(struct mpm_machine *m, struct zone *z, unsigned int o
 uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,
 		   int migratetype)
 {
-	uint32_t idx = __rmqueue_smallest(m, z, order, migratetype);
+	/* one copy per list discipline: see add_to_freelist_pos() */
+	uint32_t idx = z->sorted ? __rmqueue_smallest(m, z, order, migratetype, true) :
+				   __rmqueue_smallest(m, z, order, migratetype, false);
 
 	if (unlikely(idx == UINT32_MAX))
 		return __rmqueue_fallback_reserve(m, z, order, migratetype);
@@ -336,10 +345,13 @@ static inline bool region_few_used(const struct mpm_machine *m,
  * __free_one_page: free a block and merge it with its buddies as far as
  * they are free, then put it on the free list of @migratetype -- at the tail
  * when the buddy of the next-higher order is free, since the block is then
- * likely to merge soon and should not be handed out first.
+ * likely to merge soon and should not be handed out first.  One body, a
+ * copy per list discipline @sorted (the region allocator needs sorted
+ * lists, so mainline's copy has no PA => RA test either).
  */
-void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
-		     unsigned int order, int migratetype)
+static inline __attribute__((always_inline)) void
+free_one_page_body(struct mpm_machine *m, struct zone *z, uint32_t idx, unsigned int order,
+		   int migratetype, bool sorted)
 {
 	/* loaded once: the relaxed atomic stores below would make them reloads */
 	struct mpm_page *pg = m->pages;
@@ -360,7 +372,7 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 			break;
 		/* the buddy's pages stay free: only its type's count moves */
 		bmt = pg[bidx].freepage_mt;
-		__del_from_freelist(pg, z, bidx, order, bmt);
+		__del_from_freelist(pg, z, bidx, order, bmt, sorted);
 		ADD_ONCE(z->nr_free_mt[bmt], -(1l << order));
 		ADD_ONCE(z->free_area[order].nr_free, -1ul);
 		pfn &= buddy_pfn;
@@ -375,24 +387,33 @@ void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		uint64_t higher_buddy = higher_pfn ^ (1ull << (order + 1));
 
 		if (page_is_buddy(&pg[(uint32_t)(higher_buddy - pfn_base)], z, order + 1)) {
-			__add_to_freelist_tail(pg, z, idx, order, migratetype);
+			add_to_freelist_pos(pg, z, idx, order, migratetype, true, sorted);
 			goto out;
 		}
 	}
-	__add_to_freelist(pg, z, idx, order, migratetype);
+	add_to_freelist_pos(pg, z, idx, order, migratetype, false, sorted);
 out:
 	ADD_ONCE(z->free_area[order].nr_free, 1);
 	/* the merged block on @migratetype's list; the freed pages in their regions */
 	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
 	freed_region = region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
 	/* patch 25: the PA => RA flow, once every count is up to date */
-	if (z->ralloc && order == MAX_ORDER - 1 &&
+	if (sorted && z->ralloc && order == MAX_ORDER - 1 &&
 	    try_return_region(m, z, idx, order, migratetype))
 		return;
 	/* patch 40: a region not returned may be worth evacuating */
 	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS) &&
 	    region_few_used(m, freed_region))
 		evac_trigger(m, z, freed_idx);
+}
+
+void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,
+		     unsigned int order, int migratetype)
+{
+	if (z->sorted)
+		free_one_page_body(m, z, idx, order, migratetype, true);
+	else
+		free_one_page_body(m, z, idx, order, migratetype, false);
 }
 
 /* free_one_page: one block straight to the buddy lists, under the lock. */

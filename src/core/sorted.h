@@ -159,9 +159,15 @@ static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned
 		s->bias_stale[mt] = (int8_t)order;
 }
 
-/* add_to_freelist (patches 05, 09, 11): link @idx in region order. */
-static inline void sorted_add_to_freelist(struct mpm_page *pg, struct zone *z,
-					  uint32_t idx, unsigned int order, int mt)
+/*
+ * add_to_freelist (patches 05, 09, 11): link @idx in region order.  Forced
+ * inline, like rmqueue_del_from_freelist below: they are called only from
+ * the sorted copies of the buddy paths (add_to_freelist_pos()), where a call
+ * and a stack frame per split or merge level would cost more than the work.
+ */
+static inline __attribute__((always_inline)) void
+sorted_add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+		       unsigned int order, int mt)
 {
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
@@ -206,8 +212,9 @@ static inline void set_next_region_in_freelist(struct mpm_page *pg,
  * next_region's bookkeeping can change, and the new head's region is its
  * index's: no page is touched for it.
  */
-static inline void rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z,
-					     uint32_t idx, unsigned int order, int mt)
+static inline __attribute__((always_inline)) void
+rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+			  unsigned int order, int mt)
 {
 	struct sorted_free_lists *s = z->sorted;
 	struct free_list_regions *fl = &s->fl[order][mt];
