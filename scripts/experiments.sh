@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Every simulation that docs/experiments.md quotes, one command after the
+# other, each writing its printed table (NAME.txt) and its JSON (NAME.json)
+# into OUTDIR, with the wall time of each in OUTDIR/times.  Rerun it after
+# any change that moves the simulator's results, then update the docs from
+# OUTDIR: the command behind each file is in OUTDIR/commands.
+#
+#   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
+#
+# --quick skips the full-scale runs (the rest takes a few minutes; all of
+# it about 45 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# names a binary.  Seed 1, as the docs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+	echo "usage: scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]" >&2
+	exit 2
+}
+
+[ $# -ge 1 ] || usage
+out="$1"
+shift
+quick=0 only=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1; shift ;;
+	--only) [ $# -ge 2 ] || usage; only=",$2,"; shift 2 ;;
+	*) echo "mempower: experiments.sh: unknown option $1" >&2; usage ;;
+	esac
+done
+
+bin="${MPM_BIN:-}"
+if [ -z "$bin" ]; then
+	cmake --preset release >/dev/null
+	cmake --build --preset release --target mempower >/dev/null
+	bin=build/release/mempower
+fi
+mkdir -p "$out"
+: > "$out/commands"
+: > "$out/times"
+
+ALL=mainline,sorted,split,full
+POWER3=ddr3-1600,ddr4-2400,ddr4-3200
+
+# run NAME FULLSCALE ARGS...: one compare into NAME.txt / NAME.json
+run() {
+	local name="$1" full="$2" start end
+	shift 2
+	[ -z "$only" ] || [[ "$only" == *",$name,"* ]] || return 0
+	[ "$quick" = 0 ] || [ "$full" = 0 ] || return 0
+	echo "$name: mempower compare --seed 1 $*" >> "$out/commands"
+	echo "experiments.sh: $name" >&2
+	start=$(date +%s.%N)
+	"$bin" compare --seed 1 "$@" --json "$out/$name.json" > "$out/$name.txt"
+	end=$(date +%s.%N)
+	awk -v n="$name" -v a="$start" -v b="$end" 'BEGIN { printf "%s %.1f s\n", n, b - a }' >> "$out/times"
+}
+
+CL=(--experiment cover-letter)
+
+# The four rows, THP never and always, with the DRAM power model
+run cl-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power $POWER3
+run cl-0.125-thp 0 "${CL[@]}" --scale 0.125 --thp always --policies $ALL
+run cl-1 1 "${CL[@]}" --policies $ALL --power $POWER3
+run cl-1-thp 1 "${CL[@]}" --thp always --policies $ALL
+# Ablations (full's includes the evacuation thresholds 8, 128, 512, any)
+run split-ablation-0.125 0 "${CL[@]}" --scale 0.125 --policies split --ablation
+run full-ablation-0.125 0 "${CL[@]}" --scale 0.125 --policies full --ablation
+run split-ablation-1 1 "${CL[@]}" --policies split --ablation
+run full-ablation-1 1 "${CL[@]}" --policies full --ablation
+# The power model's other controller policies
+run poweroff-1 1 "${CL[@]}" --policies $ALL --power ddr3-1600,ddr4-2400 --power-policy poweroff=1
+run force-1 1 "${CL[@]}" --policies $ALL --power ddr4-2400,ddr4-3200 --power-policy force=1
+run force-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr4-2400,ddr4-3200 --power-policy force=1
+run split8-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 --power-policy split=8
+# Below 0.125: the scales where grouping costs power
+for s in 0.02 0.03 0.05 0.0625; do
+	run "cl-$s" 0 "${CL[@]}" --scale $s --policies $ALL --power ddr3-1600
+done
+# The v2 experiment
+run pagetest 0 --experiment pagetest --policies $ALL
+run pagetest-ablation 0 --experiment pagetest --policies split --ablation
+echo "experiments.sh: done, outputs in $out" >&2
