@@ -25,10 +25,31 @@ static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 	return pages;
 }
 
+/*
+ * The image is loaded at CONFIG_PHYSICAL_START where node 0 has memory all
+ * through [16 MiB, 32 MiB): one zone covers the range and no hole cuts it.
+ * On x86 that zone is DMA32 -- DMA ends at 16 MiB, so the first zone alone
+ * never holds the image.
+ */
+static bool kernel_image_fits(const struct mpm_machine_spec *s)
+{
+	const uint64_t start = KERNEL_LOAD_PFN, end = KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES;
+	bool covered = false;
+
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		if (s->zones[i].node == 0 && s->zones[i].start_pfn <= start &&
+		    s->zones[i].end_pfn >= end)
+			covered = true;
+	for (unsigned int h = 0; h < s->nr_holes; h++)
+		if (s->holes[h].start_pfn < end && s->holes[h].end_pfn > start)
+			return false;
+	return covered;
+}
+
 void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *res)
 {
 	res->n = 0;
-	if (spec->nr_zones && spec->zones[0].end_pfn > KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES)
+	if (spec->nr_zones && kernel_image_fits(spec))
 		res->r[res->n++] = (struct mpm_hole_spec){ KERNEL_LOAD_PFN,
 							   KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES };
 	for (unsigned int n = 0; n < spec->nr_nodes && n < MPM_MAX_NUMNODES; n++) {
