@@ -30,12 +30,9 @@ while [ $# -gt 0 ]; do
 done
 case "$runs" in ''|*[!0-9]*|0) echo "mempower: bench-sim.sh: --runs $runs (expected a positive count)" >&2; exit 2 ;; esac
 
-bin="${MPM_BIN:-}"
-if [ -z "$bin" ]; then
-	cmake --preset release >/dev/null
-	cmake --build --preset release --target mempower >/dev/null
-	bin=build/release/mempower
-fi
+# shellcheck source=scripts/mpm-bin.bash
+source scripts/mpm-bin.bash
+bin=$(mpm_bin)
 if [ -n "$against" ] && [ ! -x "$against" ]; then
 	echo "mempower: bench-sim.sh: --against $against is not an executable" >&2
 	exit 2

@@ -17,21 +17,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-build() {
-	if [ -n "${MPM_BIN:-}" ]; then
-		echo "$MPM_BIN"
-		return
-	fi
-	if [ -n "${MPM_BUILD_DIR:-}" ]; then
-		cmake -S "$root" -B "$MPM_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-			-DMPM_WERROR=ON >&2
-		cmake --build "$MPM_BUILD_DIR" --target mempower >&2
-		echo "$MPM_BUILD_DIR/mempower"
-		return
-	fi
-	(cd "$root" && cmake --preset release >&2 && cmake --build --preset release --target mempower >&2)
-	echo "$root/build/release/mempower"
-}
+# shellcheck source=scripts/mpm-bin.bash
+source "$root/scripts/mpm-bin.bash"
 
 # Instructions per op from callgrind: one valgrind run per benchmark and side
 # (pair_empty and pair_frag share their timed loop), collecting only inside
@@ -81,7 +68,7 @@ EOF
 
 if [ "${1:-}" = "--callgrind" ]; then
 	shift
-	callgrind "$(build)" "$@"
+	callgrind "$(mpm_bin)" "$@"
 else
-	exec "$(build)" bench "$@"
+	exec "$(mpm_bin)" bench "$@"
 fi

@@ -32,12 +32,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-bin="${MPM_BIN:-}"
-if [ -z "$bin" ]; then
-	cmake --preset release >/dev/null
-	cmake --build --preset release --target mempower >/dev/null
-	bin=build/release/mempower
-fi
+# shellcheck source=scripts/mpm-bin.bash
+source scripts/mpm-bin.bash
+bin=$(mpm_bin)
 mkdir -p "$out"
 : > "$out/commands"
 : > "$out/times"

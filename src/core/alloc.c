@@ -354,7 +354,7 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 	while (i < nr) {
 		struct zone *z;
 
-		if (order == 0 && zl[0] && (z = fast_path_zone(m, zl)) != NULL) {
+		if (order == 0 && (z = fast_path_zone(m, zl)) != NULL) {
 			uint32_t head = z->pageset[cpu].lists[migratetype];
 
 			if (!list_empty(m->pages, head)) {

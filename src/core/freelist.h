@@ -11,12 +11,12 @@
  *
  * The pages on the free lists are counted twice: per migratetype
  * (zone->nr_free_mt) and per memory region (region.h).  add_to_freelist()
- * and del_from_freelist() keep both counts.  The double-underscore variants
- * only link and unlink, for the split and merge loops: a split of an
- * order-N block down to order n changes the counts by the 2^n pages handed
- * out, a merge by the pages of the block freed, and those loops account for
- * that net change once (account_freepages) instead of once per level.  The
- * counts after the loop are the same either way.
+ * and del_from_freelist() keep both counts.  add_to_freelist_pos() and the
+ * double-underscore unlinks only link and unlink, for the split and merge
+ * loops: a split of an order-N block down to order n changes the counts by
+ * the 2^n pages handed out, a merge by the pages of the block freed, and
+ * those loops account for that net change once (account_freepages) instead
+ * of once per level.  The counts after the loop are the same either way.
  */
 #ifndef MPM_CORE_FREELIST_H
 #define MPM_CORE_FREELIST_H
@@ -66,12 +66,6 @@ add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned 
 		list_add(pg, idx, z->free_area[order].free_list[mt]);
 }
 
-static inline void __add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
-				     unsigned int order, int mt)
-{
-	add_to_freelist_pos(pg, z, idx, order, mt, false, z->sorted != NULL);
-}
-
 static inline void rmv_page_order(struct mpm_page *pg, uint32_t idx)
 {
 	WRITE_ONCE(pg[idx].flags, 0);
@@ -112,7 +106,7 @@ __del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned 
 static inline void add_to_freelist(struct mpm_machine *m, struct zone *z, uint32_t idx,
 				   unsigned int order, int mt)
 {
-	__add_to_freelist(m->pages, z, idx, order, mt);
+	add_to_freelist_pos(m->pages, z, idx, order, mt, false, z->sorted != NULL);
 	account_freepages(m, z, idx, order, mt, 1);
 }
 

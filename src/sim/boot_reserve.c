@@ -49,7 +49,7 @@ static bool kernel_image_fits(const struct mpm_machine_spec *s)
 void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *res)
 {
 	res->n = 0;
-	if (spec->nr_zones && kernel_image_fits(spec))
+	if (kernel_image_fits(spec))
 		res->r[res->n++] = (struct mpm_hole_spec){ KERNEL_LOAD_PFN,
 							   KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES };
 	for (unsigned int n = 0; n < spec->nr_nodes && n < MPM_MAX_NUMNODES; n++) {

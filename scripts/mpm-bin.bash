@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: MIT
+# Sourced by the scripts that run the mempower binary (bench.sh,
+# bench-sim.sh, experiments.sh); .bash so that nothing runs it by itself.
+#
+# mpm_bin prints the binary to run: MPM_BIN if set (no build); else a
+# Release build in MPM_BUILD_DIR if set; else the release preset's
+# build/release.  Build output goes to stderr.
+mpm_bin() {
+	local root
+	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	if [ -n "${MPM_BIN:-}" ]; then
+		echo "$MPM_BIN"
+		return
+	fi
+	if [ -n "${MPM_BUILD_DIR:-}" ]; then
+		cmake -S "$root" -B "$MPM_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+			-DMPM_WERROR=ON >&2
+		cmake --build "$MPM_BUILD_DIR" --target mempower >&2
+		echo "$MPM_BUILD_DIR/mempower"
+		return
+	fi
+	(cd "$root" && cmake --preset release >&2 && cmake --build --preset release --target mempower >&2)
+	echo "$root/build/release/mempower"
+}
