@@ -98,8 +98,14 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 			head = area->free_list[migratetype];
 		}
 		idx = pg[head].next;
-		/* the next block becomes the head: start its cache miss now */
+		/*
+		 * The next block becomes the head: start its cache miss now,
+		 * and the one of the block after it, which the next pop from
+		 * this list will have to unlink (a free list is a chain of
+		 * dependent loads; running one link ahead overlaps them).
+		 */
 		__builtin_prefetch(&pg[pg[idx].next], 1);
+		__builtin_prefetch(&pg[pg[pg[idx].next].next], 1);
 		/* on free_list[migratetype], so its freepage_mt is migratetype */
 		__rmqueue_del_from_freelist(pg, z, idx, cur, migratetype, sorted);
 		ADD_ONCE(area->nr_free, -1ul);
