@@ -7,6 +7,12 @@
 #define KERNEL_IMAGE_PAGES	0x1000u		/* 16 MiB: text, data, bss (estimate) */
 #define STRUCT_PAGE_BYTES	64
 
+/*
+ * Present pages of node @n (its zones' spans less the holes inside them)
+ * and, in *@end, the node's last pfn + 1: the size and the top of its
+ * memmap.  A hole counts only where it overlaps one of the node's zones --
+ * the PCI hole below 4 GiB is node 0's, not every node's.
+ */
 static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 			     uint64_t *end)
 {
@@ -14,14 +20,20 @@ static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 
 	*end = 0;
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
+		uint64_t zs = s->zones[i].start_pfn, ze = s->zones[i].end_pfn;
+
 		if (s->zones[i].node != n)
 			continue;
-		pages += s->zones[i].end_pfn - s->zones[i].start_pfn;
-		*end = s->zones[i].end_pfn;
+		pages += ze - zs;
+		*end = ze;
+		for (unsigned int h = 0; h < s->nr_holes; h++) {
+			uint64_t hs = s->holes[h].start_pfn > zs ? s->holes[h].start_pfn : zs;
+			uint64_t he = s->holes[h].end_pfn < ze ? s->holes[h].end_pfn : ze;
+
+			if (hs < he)
+				pages -= he - hs;
+		}
 	}
-	for (unsigned int h = 0; h < s->nr_holes; h++)
-		if (s->holes[h].end_pfn <= *end && pages >= s->holes[h].end_pfn - s->holes[h].start_pfn)
-			pages -= s->holes[h].end_pfn - s->holes[h].start_pfn;
 	return pages;
 }
 

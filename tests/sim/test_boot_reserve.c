@@ -37,6 +37,16 @@ int main(void)
 	CHECK_EQ_U(r.r[1].end_pfn, b.spec.zones[2].end_pfn);
 	CHECK_EQ_U(r.r[2].end_pfn, b.spec.zones[3].end_pfn);
 	CHECK(r.r[1].start_pfn > IMAGE_END);
+	/*
+	 * and sized by the node's own present pages: node 0 loses DMA's
+	 * pfn 0 and the PCI hole below 4 GiB, node 1 (all present) loses
+	 * nothing -- node 0's holes are not node 1's
+	 */
+	CHECK_EQ_U(b.spec.nr_holes, 2);	/* the legacy hole in DMA, the PCI hole */
+	CHECK_EQ_U(r.r[1].end_pfn - r.r[1].start_pfn,
+		   ((64ull << 18) - 1 - (b.spec.holes[0].end_pfn - b.spec.holes[0].start_pfn)) *
+			   64 / 4096);
+	CHECK_EQ_U(r.r[2].end_pfn - r.r[2].start_pfn, (64ull << 18) * 64 / 4096);
 	mpm_spec_buf_free(&b);
 
 	/* one zone from pfn 0: the first zone holds the image */
