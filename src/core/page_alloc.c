@@ -88,7 +88,7 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 	for (unsigned int cur = order; cur < MAX_ORDER; cur++) {
 		struct free_area *area = &z->free_area[cur];
 		uint32_t head = area->free_list[migratetype];
-		uint32_t idx;
+		uint32_t idx, next;
 
 		if (list_empty(pg, head))
 			continue;
@@ -98,14 +98,15 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 			head = area->free_list[migratetype];
 		}
 		idx = pg[head].next;
+		next = pg[idx].next;
 		/*
 		 * The next block becomes the head: start its cache miss now,
 		 * and the one of the block after it, which the next pop from
 		 * this list will have to unlink (a free list is a chain of
 		 * dependent loads; running one link ahead overlaps them).
 		 */
-		__builtin_prefetch(&pg[pg[idx].next], 1);
-		__builtin_prefetch(&pg[pg[pg[idx].next].next], 1);
+		__builtin_prefetch(&pg[next], 1);
+		__builtin_prefetch(&pg[pg[next].next], 1);
 		/* on free_list[migratetype], so its freepage_mt is migratetype */
 		__rmqueue_del_from_freelist(pg, z, idx, cur, migratetype, sorted);
 		ADD_ONCE(area->nr_free, -1ul);

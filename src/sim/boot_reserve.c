@@ -7,11 +7,26 @@
 #define KERNEL_IMAGE_PAGES	0x1000u		/* 16 MiB: text, data, bss (estimate) */
 #define STRUCT_PAGE_BYTES	64
 
+/* Pages of holes within [@start, @end). */
+static uint64_t hole_pages_in(const struct mpm_machine_spec *s, uint64_t start, uint64_t end)
+{
+	uint64_t pages = 0;
+
+	for (unsigned int h = 0; h < s->nr_holes; h++) {
+		uint64_t hs = s->holes[h].start_pfn > start ? s->holes[h].start_pfn : start;
+		uint64_t he = s->holes[h].end_pfn < end ? s->holes[h].end_pfn : end;
+
+		if (hs < he)
+			pages += he - hs;
+	}
+	return pages;
+}
+
 /*
  * Present pages of node @n (its zones' spans less the holes inside them)
  * and, in *@end, the node's last pfn + 1: the size and the top of its
- * memmap.  A hole counts only where it overlaps one of the node's zones --
- * the PCI hole below 4 GiB is node 0's, not every node's.
+ * memmap.  A hole counts only inside the node's own zones -- the PCI hole
+ * below 4 GiB is node 0's, not every node's.
  */
 static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 			     uint64_t *end)
@@ -24,15 +39,8 @@ static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 
 		if (s->zones[i].node != n)
 			continue;
-		pages += ze - zs;
+		pages += ze - zs - hole_pages_in(s, zs, ze);
 		*end = ze;
-		for (unsigned int h = 0; h < s->nr_holes; h++) {
-			uint64_t hs = s->holes[h].start_pfn > zs ? s->holes[h].start_pfn : zs;
-			uint64_t he = s->holes[h].end_pfn < ze ? s->holes[h].end_pfn : ze;
-
-			if (hs < he)
-				pages -= he - hs;
-		}
 	}
 	return pages;
 }
@@ -46,16 +54,14 @@ static uint64_t node_present(const struct mpm_machine_spec *s, unsigned int n,
 static bool kernel_image_fits(const struct mpm_machine_spec *s)
 {
 	const uint64_t start = KERNEL_LOAD_PFN, end = KERNEL_LOAD_PFN + KERNEL_IMAGE_PAGES;
-	bool covered = false;
 
+	if (hole_pages_in(s, start, end))
+		return false;
 	for (unsigned int i = 0; i < s->nr_zones; i++)
 		if (s->zones[i].node == 0 && s->zones[i].start_pfn <= start &&
 		    s->zones[i].end_pfn >= end)
-			covered = true;
-	for (unsigned int h = 0; h < s->nr_holes; h++)
-		if (s->holes[h].start_pfn < end && s->holes[h].end_pfn > start)
-			return false;
-	return covered;
+			return true;
+	return false;
 }
 
 void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *res)
