@@ -10,7 +10,7 @@
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
 # --quick skips the full-scale runs (the rest takes a few minutes; all of
-# it about 45 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# it about 50 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,10 +68,11 @@ run split-ablation-0.125 0 "${CL[@]}" --scale 0.125 --policies split --ablation
 run full-ablation-0.125 0 "${CL[@]}" --scale 0.125 --policies full --ablation
 run split-ablation-1 1 "${CL[@]}" --policies split --ablation
 run full-ablation-1 1 "${CL[@]}" --policies full --ablation
+run full-ablation-1-thp 1 "${CL[@]}" --thp always --policies full --ablation
 # The power model's other controller policies
 run poweroff-1 1 "${CL[@]}" --policies $ALL --power ddr3-1600,ddr4-2400 --power-policy poweroff=1
-run force-1 1 "${CL[@]}" --policies $ALL --power ddr4-2400,ddr4-3200 --power-policy force=1
-run force-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr4-2400,ddr4-3200 --power-policy force=1
+run force-1 1 "${CL[@]}" --policies $ALL --power $POWER3 --power-policy force=1
+run force-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power $POWER3 --power-policy force=1
 run split8-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 --power-policy split=8
 # Below 0.125: the scales where grouping costs power
 for s in 0.02 0.03 0.05 0.0625; do
