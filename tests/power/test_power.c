@@ -7,6 +7,7 @@
  * monotonicity in free regions, determinism; and memspec files.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "io/memspec_json.h"
@@ -219,6 +220,81 @@ static void test_group(void)
 }
 
 /*
+ * Domains are numbered in the order of their first region, and a window
+ * shared by two zones' regions of one node (DMA32's last region and
+ * Normal's first, say) is one domain, while the same window number on
+ * another node is not.  Then a machine of 60,000 regions laid out so, to
+ * keep the domain lookup honest at the region counts a 1 TiB machine in
+ * 8 MiB regions has (131,072).
+ */
+static void check_domains(const struct mpm_power_result *r, unsigned int nr,
+			  const unsigned int (*want)[3])
+{
+	CHECK_EQ_U(r->nr_domains, nr);
+	for (unsigned int d = 0; d < nr && d < r->nr_domains; d++) {
+		CHECK_EQ_U(r->domains[d].node, want[d][0]);
+		CHECK_EQ_U(r->domains[d].first_window, want[d][1]);
+		CHECK_EQ_U(r->domains[d].present, want[d][2]);
+	}
+}
+
+static void test_domains_by_first_region(void)
+{
+	static const struct mpm_power_region reg[] = {
+		{ .node = 0, .window = 0, .present = 4095 },	/* DMA */
+		{ .node = 0, .window = 0, .present = 126976 },	/* DMA32 */
+		{ .node = 0, .window = 1, .present = 131072 },
+		{ .node = 0, .window = 2, .present = 1000 },	/* DMA32's last */
+		{ .node = 1, .window = 0, .present = 131072 },
+		{ .node = 0, .window = 2, .present = 130072 },	/* Normal's first */
+		{ .node = 1, .window = 1, .present = 131072 },
+		{ .node = 0, .window = 3, .present = 131072 },
+	};
+	static const unsigned int want[][3] = {
+		{ 0, 0, 131071 }, { 0, 1, 131072 }, { 0, 2, 131072 },
+		{ 1, 0, 131072 }, { 1, 1, 131072 }, { 0, 3, 131072 },
+	};
+	static const unsigned int want_g2[][3] = {
+		{ 0, 0, 262143 }, { 0, 2, 262144 }, { 1, 0, 262144 },
+	};
+	enum { NR = sizeof(reg) / sizeof(reg[0]), BIG = 60000 };
+	struct mpm_power_region *big;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_begin(&r, reg, NR, 4096, mpm_memspec_preset("ddr3-1600"), &pol));
+	check_domains(&r, 6, want);
+	mpm_power_result_fini(&r);
+
+	REQUIRE(!mpm_power_policy_parse("group=2", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_begin(&r, reg, NR, 4096, mpm_memspec_preset("ddr3-1600"), &pol));
+	check_domains(&r, 3, want_g2);
+	mpm_power_result_fini(&r);
+
+	/* two nodes of 15,000 windows, each window split between two zones */
+	big = calloc(BIG, sizeof(*big));
+	REQUIRE(big);
+	for (unsigned int i = 0; i < BIG; i++)
+		big[i] = (struct mpm_power_region){ .node = i / (BIG / 2),
+						    .window = (i % (BIG / 2)) / 2, .present = 1000 };
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_begin(&r, big, BIG, 4096, mpm_memspec_preset("ddr3-1600"), &pol));
+	CHECK_EQ_U(r.nr_domains, BIG / 2);
+	for (unsigned int d = 0; d < r.nr_domains; d++)
+		if (r.domains[d].node != d / (BIG / 4) || r.domains[d].first_window != d % (BIG / 4) ||
+		    r.domains[d].present != 2000) {
+			CHECK_EQ_U(r.domains[d].node, d / (BIG / 4));
+			CHECK_EQ_U(r.domains[d].first_window, d % (BIG / 4));
+			CHECK_EQ_U(r.domains[d].present, 2000);
+			break;
+		}
+	mpm_power_result_fini(&r);
+	free(big);
+}
+
+/*
  * More free regions never cost more background energy: free the regions
  * one by one (used 0, no accesses) and watch the background energy.
  */
@@ -388,6 +464,7 @@ int main(void)
 	test_touched_never_sleeps();
 	test_poweroff();
 	test_group();
+	test_domains_by_first_region();
 	test_monotone();
 	test_deterministic();
 	test_useless_state_skipped();
