@@ -186,14 +186,23 @@ static void add_ablation_variants(struct compare *c)
 static int parse_policies(struct compare *c)
 {
 	const char *s = c->policies_s ? c->policies_s : "mainline";
-	char *save = NULL;
+	char *rest = c->policy_buf, *p;
 
 	if (strlen(s) >= sizeof(c->policy_buf))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy list too long");
 	strcpy(c->policy_buf, s);
-	for (char *p = strtok_r(c->policy_buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+	if (!*s)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy list");
+	while ((p = strsep(&rest, ","))) {
 		unsigned long f;
-		int r = mpm_policy_features(p, &f);
+		int r;
+
+		if (!*p)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy name in '%s'", s);
+		for (unsigned int i = 0; i < c->nr_policies; i++)
+			if (!strcmp(c->policy[i], p))
+				return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' given twice", p);
+		r = mpm_policy_features(p, &f);
 
 		if (r == -2)
 			return mpm_cli_fail(MPM_EXIT_FAIL,
@@ -237,17 +246,25 @@ static int parse_jobs(struct compare *c)
 static int parse_memspecs(struct compare *c)
 {
 	const char *s = c->power_s ? c->power_s : MPM_DEFAULT_MEMSPEC;
-	char *save = NULL;
+	char *rest = c->power_buf, *m;
 
 	if (strlen(s) >= sizeof(c->power_buf))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --power list too long");
 	strcpy(c->power_buf, s);
-	for (char *m = strtok_r(c->power_buf, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+	if (!*s)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty --power list");
+	while ((m = strsep(&rest, ","))) {
+		if (!*m)
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty memspec name in '%s'", s);
 		if (c->nr_memspecs == MAX_MEMSPECS)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d memspecs", MAX_MEMSPECS);
 		if (mpm_cli_power_setup(m, c->power_policy_s, &c->memspec[c->nr_memspecs],
 					&c->power_policy))
 			return -1;
+		for (unsigned int i = 0; i < c->nr_memspecs; i++)
+			if (!strcmp(c->memspec[i].name, c->memspec[c->nr_memspecs].name))
+				return mpm_cli_fail(MPM_EXIT_FAIL, "compare: memspec '%s' given twice",
+						    c->memspec[i].name);
 		c->nr_memspecs++;
 	}
 	if (!c->nr_memspecs)

@@ -207,15 +207,17 @@ static int parse_num(const char *v, double *out)
 int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			   char *err, size_t errlen)
 {
-	char buf[256], *save = NULL;
+	char buf[256], *rest = buf, *kv;
 
 	if (strlen(s) >= sizeof(buf))
 		return bad(err, errlen, "--power-policy: too long");
 	strcpy(buf, s);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+	while ((kv = strsep(&rest, ","))) {
 		char *eq = strchr(kv, '=');
 		double v = 0;
 
+		if (!*kv)
+			return bad(err, errlen, "--power-policy: empty key=value in '%s'", s);
 		if (!eq)
 			return bad(err, errlen, "--power-policy: '%s' is not key=value", kv);
 		*eq++ = 0;

@@ -32,9 +32,11 @@ expect_error 1 "scale 0.0078 leaves no 512 MiB region per node" \
 expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies fastest
 expect_error 1 "unknown policy 'fastest'" compare --experiment pagetest --policies mainline,fastest
 expect_error 1 "empty policy list" compare --experiment pagetest --policies ""
-expect_error 1 "empty policy list" compare --experiment pagetest --policies ,
-expect_error 1 "at most 4 policies" \
-	compare --experiment pagetest --policies mainline,mainline,mainline,mainline,mainline
+for l in , full, ,full mainline,,full; do
+	expect_error 1 "empty policy name in '$l'" compare --experiment pagetest --policies "$l"
+done
+expect_error 1 "policy 'mainline' given twice" \
+	compare --experiment pagetest --policies mainline,full,mainline
 expect_error 1 "invalid seed '1x'" compare --experiment pagetest --seed 1x
 expect_error 1 "invalid seed '-1'" compare --experiment pagetest --seed -1
 expect_error 1 "invalid seed '9223372036854775808'" \

@@ -47,7 +47,15 @@ expect_error 1 "split=1024: a domain would be smaller than a pageblock" \
 run_mpm run --workload none --machine 2G --duration 2 --power-policy split=4 --json -
 expect "[ $rc -eq 0 ] && grep -q '\"domains_per_region\": 4' <<<\"\$out\"" "split=4: exit $rc, JSON $out"
 expect_error 1 "compare: at most 3 memspecs" compare --experiment cover-letter \
-	--power ddr3-1600,ddr3-1600,ddr3-1600,ddr3-1600
+	--power "ddr3-1600,ddr4-2400,ddr4-3200,$DATA/good-memspec-ddr3.json"
+expect_error 1 "compare: memspec 'ddr4-2400' given twice" compare --experiment cover-letter \
+	--power ddr4-2400,ddr3-1600,ddr4-2400
+for l in ddr3-1600, ,ddr3-1600 ddr3-1600,,ddr4-2400; do
+	expect_error 1 "compare: empty memspec name in '$l'" compare --experiment cover-letter --power "$l"
+done
+for l in force=1, ,force=1 pd=64,,sr=15; do
+	expect_error 1 "--power-policy: empty key=value in '$l'" run --workload none --power-policy "$l"
+done
 expect_error 1 "--power: unknown memspec 'x'" compare --experiment cover-letter --power x
 
 # run: the "power" object, and the summary line
