@@ -217,8 +217,6 @@ static int parse_policies(struct compare *c)
 		c->features[c->nr_policies] = f;
 		c->policy[c->nr_policies++] = p;
 	}
-	if (!c->nr_policies)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy list");
 	if (c->ablation)
 		add_ablation_variants(c);
 	return 0;
@@ -267,8 +265,6 @@ static int parse_memspecs(struct compare *c)
 						    c->memspec[i].name);
 		c->nr_memspecs++;
 	}
-	if (!c->nr_memspecs)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty --power list");
 	return 0;
 }
 

@@ -142,16 +142,17 @@ struct mpm_power_state {
 };
 
 /*
- * The domain of (@node, @key), from an open-addressed table of domain
- * numbers + 1 (0: empty slot) sized to a power of two above twice the
- * regions: a new pair takes the next domain number, so domains are
- * numbered in the order their first region comes.  A linear search of the
+ * The domain of @node's window group @window / @g, from an open-addressed
+ * table of domain numbers + 1 (0: empty slot) sized to a power of two above
+ * twice the regions: a new group takes the next domain number, so domains
+ * are numbered in the order their first region comes.  A linear search of the
  * domains found so far made this quadratic: 131,072 regions (1 TiB in
  * 8 MiB regions) took 15 s.
  */
 static unsigned int domain_of(struct mpm_power_result *r, unsigned int *slots, size_t mask,
-			      unsigned int node, uint64_t key, uint64_t window, unsigned int g)
+			      unsigned int node, uint64_t window, unsigned int g)
 {
+	uint64_t key = window / g;
 	uint64_t h = (key * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)node * 0xc2b2ae3d27d4eb4full);
 	size_t i = (size_t)(h >> 17) & mask;
 
@@ -188,7 +189,7 @@ static int build_domains(const struct mpm_power_region *regions, unsigned int nr
 	}
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct mpm_power_region *x = &regions[i];
-		unsigned int d = domain_of(r, slots, nslots - 1, x->node, x->window / g, x->window, g);
+		unsigned int d = domain_of(r, slots, nslots - 1, x->node, x->window, g);
 
 		r->domains[d].present += x->present;
 		r->domains[d].kernel |= x->kernel;
