@@ -30,9 +30,9 @@ static inline uint64_t prep_new_page(const struct mpm_machine *m, struct mpm_pag
 
 static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
 {
-	ADD_ONCE(pcp->ev[PCP_ALLOCS], 1);
+	__this_cpu_add(pcp->ev[PCP_ALLOCS], 1);
 	if (order)
-		ADD_ONCE(pcp->ev[PCP_ALLOC_TAIL], (1ull << order) - 1);
+		__this_cpu_add(pcp->ev[PCP_ALLOC_TAIL], (1ull << order) - 1);
 }
 
 /*
@@ -47,7 +47,7 @@ static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pc
 					long pages)
 {
 	long x = pcp->alloc_batch_diff - pages;
-	bool fold = x < -z->stat_threshold;
+	bool fold = x < -pcp->stat_threshold;
 
 	if (unlikely(fold)) {
 		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
@@ -243,6 +243,7 @@ static inline struct zone **node_zonelist(const struct mpm_machine *m, unsigned 
  * Anything else -- a higher order, a zone that fails a test, an empty pcp
  * list -- starts the full walk from the first zone again, which repeats
  * the same tests on the same values and so decides exactly as one walk.
+ * @nid is a node of the machine: the callers check it.
  */
 static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int nid,
 					      mpm_gfp_t gfp, unsigned int order,
@@ -251,7 +252,7 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 	struct zone **zl, *z;
 	int migratetype;
 
-	if (unlikely(order >= MAX_ORDER || nid >= m->nr_nodes))
+	if (unlikely(order >= MAX_ORDER))
 		return MPM_NO_PFN;
 	zl = node_zonelist(m, nid, gfp);
 	z = zl[0];
@@ -267,7 +268,7 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 		uint32_t head = pcp->lists[migratetype];
 
 		if (likely(!list_empty(pg, head))) {
-			uint32_t idx = __rmqueue_pcp(m, pg, pcp, head, gfp & MPM___GFP_COLD);
+			uint32_t idx = __rmqueue_pcp(pg, pcp, head, gfp & MPM___GFP_COLD);
 
 			dec_zone_alloc_batch(z, pcp, 1);
 			count_alloc(pcp, 0);
@@ -280,7 +281,7 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 			      mpm_gfp_t gfp, unsigned int order, unsigned int cpu)
 {
-	if (unlikely(cpu >= m->nr_cpus))
+	if (unlikely(cpu >= m->nr_cpus || nid >= m->nr_nodes))
 		return MPM_NO_PFN;
 	return __alloc_pages(m, nid, gfp, order, cpu);
 }
@@ -290,6 +291,7 @@ uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
 {
 	if (unlikely(cpu >= m->nr_cpus))
 		return MPM_NO_PFN;
+	/* cpu_to_node[] holds valid nodes only (machine set-up) */
 	return __alloc_pages(m, m->cpu_to_node[cpu], gfp, order, cpu);
 }
 
@@ -322,11 +324,16 @@ static size_t pcp_pop_run(struct mpm_machine *m, struct zone *z, unsigned int cp
 	size_t i = 0;
 
 	while (i < nr && !list_empty(pg, head)) {
-		pfns[i++] = prep_new_page(m, pg, __rmqueue_pcp(m, pg, pcp, head, cold), 0);
+		uint32_t idx = __rmqueue_pcp(pg, pcp, head, cold);
+
+		/* a faulting owner records itself in the reverse map next */
+		if (m->rmap)
+			__builtin_prefetch(&m->rmap[idx], 1);
+		pfns[i++] = prep_new_page(m, pg, idx, 0);
 		if (dec_zone_alloc_batch(z, pcp, 1))
 			break;
 	}
-	ADD_ONCE(pcp->ev[PCP_ALLOCS], i);
+	__this_cpu_add(pcp->ev[PCP_ALLOCS], i);
 	return i;
 }
 
@@ -373,13 +380,16 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 
 static inline void count_free(struct per_cpu_pages *pcp, unsigned int order)
 {
-	ADD_ONCE(pcp->ev[PCP_FREES], 1);
+	__this_cpu_add(pcp->ev[PCP_FREES], 1);
 	if (order)
-		ADD_ONCE(pcp->ev[PCP_FREE_TAIL], (1ull << order) - 1);
+		__this_cpu_add(pcp->ev[PCP_FREE_TAIL], (1ull << order) - 1);
 }
 
-/* __free_pages_ok: a higher-order block straight to the buddy lists. */
-static __attribute__((noinline)) void __free_pages_ok(struct mpm_machine *m, struct zone *z,
+/*
+ * __free_pages_ok: a higher-order block straight to the buddy lists.
+ * Returns 0 for the guarded free to return (a tail call).
+ */
+static __attribute__((noinline)) int __free_pages_ok(struct mpm_machine *m, struct zone *z,
 						       uint32_t idx, unsigned int order,
 						       unsigned int cpu)
 {
@@ -390,6 +400,7 @@ static __attribute__((noinline)) void __free_pages_ok(struct mpm_machine *m, str
 	WRITE_ONCE(page->flags, 0);
 	page->freepage_mt = (uint8_t)mt;
 	free_one_page(m, z, idx, order, mt);
+	return 0;
 }
 
 /*
@@ -411,13 +422,10 @@ static __mpm_inline int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsi
 	if (unlikely(READ_ONCE(page->flags) != PG_alloc || READ_ONCE(page->order) != order))
 		return -1;
 	z = &m->zones[page->zone];
-	if (likely(order == 0)) {
-		count_free(&z->pageset[cpu], 0);
-		free_hot_cold_page(m, z, (uint32_t)off, cold, cpu);
-	} else {
-		__free_pages_ok(m, z, (uint32_t)off, order, cpu);
-	}
-	return 0;
+	if (unlikely(order))
+		return __free_pages_ok(m, z, (uint32_t)off, order, cpu);
+	count_free(&z->pageset[cpu], 0);
+	return free_hot_cold_page(m, z, (uint32_t)off, cold, cpu);
 }
 
 int mpm_free_pages(struct mpm_machine *m, uint64_t pfn, unsigned int order,

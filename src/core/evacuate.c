@@ -53,7 +53,7 @@ static uint32_t alloc_migrate_target(struct mpm_machine *m, struct zone *z, unsi
 		ADD_ONCE(z->vm_free_pages, -1l);
 		WRITE_ONCE(m->pages[idx].flags, PG_alloc);
 		WRITE_ONCE(m->pages[idx].order, 0);
-		ADD_ONCE(z->pageset[cpu].ev[PCP_ALLOCS], 1);
+		__this_cpu_add(z->pageset[cpu].ev[PCP_ALLOCS], 1);
 	}
 	spin_unlock(&z->lock);
 	return idx;

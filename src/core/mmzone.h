@@ -50,6 +50,30 @@ enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 #define ADD_ONCE(x, v)		WRITE_ONCE(x, READ_ONCE(x) + (v))
 
 /*
+ * __this_cpu_add: a counter with one writer (the thread that holds the
+ * cpu) and unlocked readers.  On x86-64, as in the kernel, one unlocked
+ * read-modify-write instruction on the 8-byte aligned counter, which a
+ * reader sees whole, before or after; the compiler emits a load, an add
+ * and a store for ADD_ONCE.  Elsewhere, and under ThreadSanitizer (which
+ * cannot see into asm, and should go on checking that one thread writes),
+ * ADD_ONCE.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define MPM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MPM_TSAN 1
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(MPM_TSAN)
+#define __this_cpu_add(x, v)						\
+	__asm__ __volatile__("addq %1, %0" : "+m"(*(uint64_t *)&(x)) : "er"((uint64_t)(v)))
+#else
+#define __this_cpu_add(x, v)	ADD_ONCE(x, v)
+#endif
+
+/*
  * Per-cpu event counters of one zone (vm_event_item subset).  Pages are
  * counted as blocks plus the pages beyond each block's head (2^order - 1),
  * so that an order-0 allocation or free moves one counter, not two;
@@ -70,6 +94,7 @@ struct per_cpu_pages {
 	int batch;			/* chunk size for buddy add/remove */
 	uint32_t lists[MIGRATE_PCPTYPES];	/* sentinel index of each list */
 	long alloc_batch_diff;		/* NR_ALLOC_BATCH differential */
+	long stat_threshold;		/* the zone's, copied where the differential is */
 	int expire;			/* refresh_cpu_vm_stats: intervals left before a remote drain */
 	uint64_t last_activity;		/* allocs + frees at the last refresh */
 	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* written by the cpu, read by stats */
@@ -325,6 +350,8 @@ int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
 		 uint32_t head, int migratetype, bool cold);
 void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			struct per_cpu_pages *pcp);
+int free_pcppages_batch(struct mpm_machine *m, struct zone *z, struct per_cpu_pages *pcp);
+int free_isolated_page(struct mpm_machine *m, struct zone *z, uint32_t idx);
 void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 
 /* watermark.c */

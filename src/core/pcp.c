@@ -136,6 +136,29 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 	spin_unlock(&z->lock);
 }
 
+/*
+ * free_hot_cold_page's two out-of-line ends.  Each returns 0 for the
+ * guarded free to return, so that the inline fast path jumps to them.
+ */
+
+/* The list has reached pcp->high: one batch goes back to the buddy lists. */
+int free_pcppages_batch(struct mpm_machine *m, struct zone *z, struct per_cpu_pages *pcp)
+{
+	int batch = pcp->batch;
+
+	free_pcppages_bulk(m, z, batch, pcp);
+	pcp->count -= batch;
+	return 0;
+}
+
+/* A page of an isolated pageblock skips the pcp lists (MIGRATE_ISOLATE). */
+int free_isolated_page(struct mpm_machine *m, struct zone *z, uint32_t idx)
+{
+	WRITE_ONCE(m->pages[idx].flags, 0);
+	free_one_page(m, z, idx, 0, MIGRATE_ISOLATE);
+	return 0;
+}
+
 /* drain_pages for one zone: everything on @cpu's lists goes back. */
 void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu)
 {

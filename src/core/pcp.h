@@ -15,8 +15,7 @@
  * empty.  @pg is m->pages, loaded once by the caller.
  */
 static inline __attribute__((always_inline)) uint32_t
-__rmqueue_pcp(const struct mpm_machine *m, struct mpm_page *pg,
-	      struct per_cpu_pages *pcp, uint32_t head, bool cold)
+__rmqueue_pcp(struct mpm_page *pg, struct per_cpu_pages *pcp, uint32_t head, bool cold)
 {
 	uint32_t idx = cold ? pg[head].prev : pg[head].next;
 
@@ -24,9 +23,6 @@ __rmqueue_pcp(const struct mpm_machine *m, struct mpm_page *pg,
 	pcp->count--;
 	/* the next allocation pops the new head: start its miss now */
 	__builtin_prefetch(&pg[pg[head].next], 1);
-	/* the owner will record itself in the reverse map next */
-	if (m->rmap)
-		__builtin_prefetch(&m->rmap[idx], 1);
 	return idx;
 }
 
@@ -43,16 +39,19 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
 		if (unlikely(list_empty(m->pages, head)))
 			return UINT32_MAX;
 	}
-	return __rmqueue_pcp(m, m->pages, pcp, head, cold);
+	return __rmqueue_pcp(m->pages, pcp, head, cold);
 }
 
 /*
  * free_hot_cold_page: an order-0 page goes to the pcp list of its pageblock's
  * migratetype (RESERVE pages to the MOVABLE list, keeping their freepage
  * type so they find their way home), hot at the head, cold at the tail.
+ * Returns 0, so that the guarded free can end in a tail call: the two
+ * out-of-line cases (an isolated pageblock, a list past pcp->high) are then
+ * jumps, and the common case needs no stack frame.
  */
-static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_machine *m, struct zone *z,
-				      uint32_t idx, bool cold, unsigned int cpu)
+static inline __attribute__((always_inline)) int free_hot_cold_page(struct mpm_machine *m, struct zone *z,
+				     uint32_t idx, bool cold, unsigned int cpu)
 {
 	struct mpm_page *pg = m->pages;
 	struct mpm_page *page = &pg[idx];
@@ -61,11 +60,8 @@ static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_
 
 	page->freepage_mt = (uint8_t)migratetype;
 	if (unlikely(migratetype >= MIGRATE_PCPTYPES)) {
-		if (unlikely(migratetype == MIGRATE_ISOLATE)) {
-			WRITE_ONCE(page->flags, 0);
-			free_one_page(m, z, idx, 0, migratetype);
-			return;
-		}
+		if (unlikely(migratetype == MIGRATE_ISOLATE))
+			return free_isolated_page(m, z, idx);
 		migratetype = MIGRATE_MOVABLE;
 	}
 
@@ -76,12 +72,9 @@ static inline __attribute__((always_inline)) void free_hot_cold_page(struct mpm_
 		list_add_tail(pg, idx, pcp->lists[migratetype]);
 	else
 		list_add(pg, idx, pcp->lists[migratetype]);
-	if (unlikely(++pcp->count >= pcp->high)) {
-		int batch = pcp->batch;
-
-		free_pcppages_bulk(m, z, batch, pcp);
-		pcp->count -= batch;
-	}
+	if (unlikely(++pcp->count >= pcp->high))
+		return free_pcppages_batch(m, z, pcp);
+	return 0;
 }
 
 #endif /* MPM_CORE_PCP_H */

@@ -124,6 +124,18 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 }
 
 /*
+ * refresh_zone_stat_thresholds for one zone: the threshold also goes to
+ * every cpu's pageset, next to the differential it bounds, as the kernel's
+ * per_cpu_pageset carries its own stat_threshold.
+ */
+static void refresh_zone_stat_threshold(struct mpm_machine *m, struct zone *z)
+{
+	z->stat_threshold = calculate_normal_threshold(m, z);
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		z->pageset[cpu].stat_threshold = z->stat_threshold;
+}
+
+/*
  * init_per_zone_wmark_min: min_free_kbytes = sqrt(lowmem_kbytes * 16),
  * clamped to [128, 65536], unless the machine spec set it.
  */
@@ -141,7 +153,7 @@ void init_per_zone_wmark_min(struct mpm_machine *m)
 	}
 	setup_per_zone_wmarks(m);
 	for (unsigned int i = 0; i < m->nr_zones; i++)
-		m->zones[i].stat_threshold = calculate_normal_threshold(m, &m->zones[i]);
+		refresh_zone_stat_threshold(m, &m->zones[i]);
 	setup_per_zone_lowmem_reserve(m);
 }
 

@@ -381,6 +381,9 @@ static void test_remote_pcp_expiry(void)
 	CHECK_EQ_U(z1->pageset[0].count, before - (before < 31 ? before : 31));
 	mpm_refresh_cpu_vm_stats(m, 0);		/* expired: nothing more */
 	CHECK_EQ_U(z1->pageset[0].count, before - (before < 31 ? before : 31));
+	/* a node the machine does not have */
+	CHECK(mpm_alloc_pages_node(m, 2, MPM_GFP_HIGHUSER_MOVABLE, 0, 0) == MPM_NO_PFN);
+	CHECK(mpm_alloc_pages_node(m, UINT32_MAX, MPM_GFP_KERNEL, 0, 0) == MPM_NO_PFN);
 	/* the local zone's pcp pages are never drained this way */
 	pfns[0] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 1);
 	mpm_free_pages(m, pfns[0], 0, 1);
@@ -408,6 +411,37 @@ static void test_bad_frees(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * The checker sees per-cpu state that disagrees with the lists and the
+ * rules: a pcp count the lists do not hold, an NR_ALLOC_BATCH differential
+ * past its fold threshold or above 0, a cpu threshold not the zone's.
+ */
+static void test_checker_sees_pcp_damage(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 8192);
+	struct per_cpu_pages *pcp = &m->zones[0].pageset[0];
+	uint64_t pfn = mpm_alloc_pages(m, MOVABLE, 0, 0);
+	char msg[256];
+	long diff = pcp->alloc_batch_diff;
+
+	CHECK(pfn != MPM_NO_PFN && tm_check(m) == 0);
+	CHECK(diff < 0 && diff >= -pcp->stat_threshold);
+	pcp->count++;
+	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "pcp count"));
+	pcp->count--;
+	pcp->alloc_batch_diff = -pcp->stat_threshold - 1;
+	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "NR_ALLOC_BATCH"));
+	pcp->alloc_batch_diff = 1;
+	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "NR_ALLOC_BATCH"));
+	pcp->alloc_batch_diff = diff;
+	pcp->stat_threshold++;
+	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "threshold"));
+	pcp->stat_threshold--;
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	test_expand_and_merge();
@@ -421,5 +455,6 @@ int main(void)
 	test_fair_zone_policy_spreads_over_nodes();
 	test_remote_pcp_expiry();
 	test_bad_frees();
+	test_checker_sees_pcp_damage();
 	return t_report("core/buddy");
 }
