@@ -21,8 +21,6 @@ __rmqueue_pcp(struct mpm_page *pg, struct per_cpu_pages *pcp, uint32_t head, boo
 
 	list_del(pg, idx);
 	pcp->count--;
-	/* the next allocation pops the new head: start its miss now */
-	__builtin_prefetch(&pg[pg[head].next], 1);
 	return idx;
 }
 
