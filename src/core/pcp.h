@@ -45,8 +45,8 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
  * migratetype (RESERVE pages to the MOVABLE list, keeping their freepage
  * type so they find their way home), hot at the head, cold at the tail.
  * Returns 0, so that the guarded free can end in a tail call: the two
- * out-of-line cases (an isolated pageblock, a list past pcp->high) are then
- * jumps, and the common case needs no stack frame.
+ * out-of-line cases (an isolated pageblock, the lists reaching pcp->high) are
+ * then jumps, and the common case needs no stack frame.
  */
 static inline __attribute__((always_inline)) int free_hot_cold_page(struct mpm_machine *m, struct zone *z,
 				     uint32_t idx, bool cold, unsigned int cpu)
