@@ -87,6 +87,7 @@ int rmqueue_bulk(struct mpm_machine *m, struct zone *z, unsigned int count,
  * free_pcppages_bulk: give @count pages back to the buddy lists, taking
  * from the tails (the coldest pages) of the lists round-robin; a list that
  * is found empty makes the next non-empty one give more (batch_free).
+ * pcp->count drops by @count here (3.12's callers each subtracted it).
  */
 void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			struct per_cpu_pages *pcp)
@@ -134,6 +135,7 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 	}
 	ADD_ONCE(z->ev[ZEV_PCP_DRAINS], 1);
 	spin_unlock(&z->lock);
+	pcp->count -= count;
 }
 
 /*
@@ -144,10 +146,7 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 /* The list has reached pcp->high: one batch goes back to the buddy lists. */
 int free_pcppages_batch(struct mpm_machine *m, struct zone *z, struct per_cpu_pages *pcp)
 {
-	int batch = pcp->batch;
-
-	free_pcppages_bulk(m, z, batch, pcp);
-	pcp->count -= batch;
+	free_pcppages_bulk(m, z, pcp->batch, pcp);
 	return 0;
 }
 
@@ -164,10 +163,8 @@ void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu)
 {
 	struct per_cpu_pages *pcp = &z->pageset[cpu];
 
-	if (pcp->count) {
+	if (pcp->count)
 		free_pcppages_bulk(m, z, pcp->count, pcp);
-		pcp->count = 0;
-	}
 }
 
 /* drain_zone_pages: at most one batch goes back to the buddy lists. */
@@ -176,10 +173,8 @@ static void drain_zone_batch(struct mpm_machine *m, struct zone *z, unsigned int
 	struct per_cpu_pages *pcp = &z->pageset[cpu];
 	int to_drain = pcp->count >= pcp->batch ? pcp->batch : pcp->count;
 
-	if (to_drain > 0) {
+	if (to_drain > 0)
 		free_pcppages_bulk(m, z, to_drain, pcp);
-		pcp->count -= to_drain;
-	}
 }
 
 void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu)
