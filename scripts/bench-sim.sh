@@ -40,14 +40,26 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# one timed run: $1 binary, $2 scale, $3 cpu or "", $4 output stem
+# one timed run: $1 binary, $2 scale, $3 cpu or "", $4 output stem; a run
+# that fails is reported with the binary's own error line
 timed_run() {
-	local pin=()
+	local pin=() rc=0
 	[ -n "$3" ] && pin=(taskset -c "$3")
 	TIMEFORMAT="%R %U"
 	{ time "${pin[@]}" "$1" compare --experiment cover-letter --scale "$2" \
-		--policies "$policies" --jobs 1 --json "$4.json" >/dev/null 2>"$4.err"; } 2>"$4.time"
+		--policies "$policies" --jobs 1 --json "$4.json" >/dev/null 2>"$4.err"; } 2>"$4.time" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		local msg
+		msg=$(head -n 1 "$4.err")
+		echo "mempower: bench-sim.sh: $1 failed at scale $2 (exit $rc): ${msg:-no error message}" >&2
+		return 1
+	fi
 }
+
+# page faults of one run (every policy's), and wall time per fault in ns:
+# the figure that compares scales and hosts (docs/benchmarks.md)
+faults() { grep -o '"faults": [0-9]*' "$1" | awk '{ n += $2 } END { print n + 0 }'; }
+per_fault() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 * 1e9 / $2; else print \"-\" }"; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -62,24 +74,29 @@ for scale in ${scales//,/ }; do
 		if [ -z "$against" ]; then
 			timed_run "$bin" "$scale" "" "$tmp/run"
 			read -r wall user <"$tmp/run.time"
-			echo "scale $scale run $r: wall $wall s, user $user s"
+			nf=$(faults "$tmp/run.json")
+			echo "scale $scale run $r: wall $wall s, user $user s, $nf page faults, $(per_fault "$wall" "$nf") ns wall per fault"
 			echo "$wall $user" >>"$tmp/a"
 		else
 			ca=$(( r % 2 )) cb=$(( (r + 1) % 2 ))
-			timed_run "$bin" "$scale" "$ca" "$tmp/ra" &
-			timed_run "$against" "$scale" "$cb" "$tmp/rb" &
-			wait
+			timed_run "$bin" "$scale" "$ca" "$tmp/ra" & pa=$!
+			timed_run "$against" "$scale" "$cb" "$tmp/rb" & pb=$!
+			ra=0 rb=0
+			wait "$pa" || ra=$?
+			wait "$pb" || rb=$?
+			[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ] || exit 1
 			same_results "$tmp/ra.json" "$tmp/rb.json" ||
 				echo "scale $scale run $r: the two binaries' results differ"
 			read -r wa ua <"$tmp/ra.time"
 			read -r wb ub <"$tmp/rb.time"
-			echo "scale $scale run $r: this $wa s wall / $ua s user, against $wb s / $ub s"
+			nf=$(faults "$tmp/ra.json")
+			echo "scale $scale run $r: this $wa s wall / $ua s user, against $wb s / $ub s; $nf page faults"
 			echo "$wa $ua" >>"$tmp/a"
 			echo "$wb $ub" >>"$tmp/b"
 		fi
 	done
 	mw=$(cut -d' ' -f1 "$tmp/a" | median) mu=$(cut -d' ' -f2 "$tmp/a" | median)
-	echo "scale $scale median: wall $mw s, user $mu s"
+	echo "scale $scale median: wall $mw s, user $mu s, $(per_fault "$mw" "$nf") ns wall per fault"
 	if [ -n "$against" ]; then
 		bw=$(cut -d' ' -f1 "$tmp/b" | median) bu=$(cut -d' ' -f2 "$tmp/b" | median)
 		echo "scale $scale against median: wall $bw s, user $bu s (ratio this/against, user: $(awk "BEGIN { printf \"%.3f\", $mu / $bu }"))"
