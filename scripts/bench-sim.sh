@@ -9,12 +9,12 @@
 #                        [--against BIN]
 #
 # Default: scales 0.125 and 1, 3 runs each, mainline; prints every run and
-# the median.  With --against BIN, each round runs this binary and BIN at
-# the same time, one pinned to each of the first two CPUs, swapping CPUs
-# every round: on a shared (virtual) host both then see the same neighbours,
-# which makes the pair's ratio far steadier than two separate medians.  The
-# script also checks that both produce the same results (JSON without
-# "host").
+# the median, with the run's page faults and its wall time per fault.  With
+# --against BIN, each round runs this binary and BIN at the same time, one
+# pinned to each of the first two CPUs, swapping CPUs every round: on a
+# shared (virtual) host both then see the same neighbours, which makes the
+# pair's ratio far steadier than two separate medians.  The script also
+# checks that both produce the same results (JSON without "host").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
