@@ -3,7 +3,7 @@
 # all there already.  Runs apt-get as root, or through sudo when not root.
 set -euo pipefail
 
-PKGS=(cmake ninja-build gcc pkg-config libjansson-dev)
+PKGS=(cmake ninja-build gcc pkg-config libjansson-dev valgrind)
 
 missing=()
 for p in "${PKGS[@]}"; do
