@@ -8,16 +8,9 @@
 source "$(dirname "$0")/lib.bash" "$1"
 SCRIPT="$(cd "$(dirname "$0")/../.." && pwd)/scripts/bench.sh"
 
-bench_sh() {
-	MPM_BIN="$MPM" timeout 300 "$SCRIPT" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	out=$(cat "$TMP/out")
-	err=$(cat "$TMP/err")
-}
-
 expect "command -v valgrind >/dev/null" "valgrind is not installed (scripts/deps.sh installs it)"
 
-bench_sh --callgrind --size 4M --ops 2000 --policies mainline
+run_script "$SCRIPT" --callgrind --size 4M --ops 2000 --policies mainline
 expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "bench.sh --callgrind: exit $rc, stderr $err"
 expect "[ \$(grep -c . '$TMP/out') -eq 9 ] && head -n 1 '$TMP/out' | grep -q '^benchmark .*instr/op\$'" \
 	"bench.sh --callgrind: not a header and 8 rows: $out"
@@ -31,13 +24,13 @@ done
 
 for args in "--callgrind --bogus" "--callgrind --policies mainline,full"; do
 	# shellcheck disable=SC2086
-	bench_sh $args
+	run_script "$SCRIPT" $args
 	expect "[ $rc -eq 2 ] && [ -z \"\$out\" ] && [ \$(printf '%s\n' \"\$err\" | wc -l) -eq 1 ] &&
 		[[ \"\$err\" == 'mempower: bench.sh: '* ]]" \
 		"bench.sh $args: exit $rc, stdout '$out', stderr '$err'"
 done
 # the binary's own refusal comes through, with its exit status
-bench_sh --callgrind --size 4M --policies nosuch
+run_script "$SCRIPT" --callgrind --size 4M --policies nosuch
 expect "[ $rc -eq 1 ] && [[ \"\$err\" == *\"unknown policy 'nosuch'\"* ]]" \
 	"bench.sh --policies nosuch: exit $rc, stderr '$err'"
 

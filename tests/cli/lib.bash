@@ -7,12 +7,22 @@ trap 'rm -rf "$TMP"' EXIT
 fails=0
 checks=0
 
-# run_mpm ARGS...: run with a hang guard; sets rc, out, err.
-run_mpm() {
-	timeout 120 "$MPM" "$@" >"$TMP/out" 2>"$TMP/err"
+# capture SECONDS CMD ARGS...: run with a hang guard; sets rc, out, err.
+capture() {
+	timeout "$1" "${@:2}" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	out=$(cat "$TMP/out")
 	err=$(cat "$TMP/err")
+}
+
+# run_mpm ARGS...: the binary under test.
+run_mpm() {
+	capture 120 "$MPM" "$@"
+}
+
+# run_script SCRIPT ARGS...: one of scripts/, running the binary under test.
+run_script() {
+	MPM_BIN="$MPM" capture 300 "$@"
 }
 
 fail() {

@@ -6,19 +6,12 @@
 source "$(dirname "$0")/lib.bash" "$1"
 SCRIPT="$(cd "$(dirname "$0")/../.." && pwd)/scripts/bench-sim.sh"
 
-bench_sim() {
-	MPM_BIN="$MPM" timeout 120 "$SCRIPT" "$@" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	out=$(cat "$TMP/out")
-	err=$(cat "$TMP/err")
-}
-
 # the page faults the script reports are the run's own
 run_mpm compare --experiment cover-letter --scale 0.02 --policies mainline --json "$TMP/cl.json"
 faults=$(grep -o '"faults": [0-9]*' "$TMP/cl.json" | awk '{ n += $2 } END { print n + 0 }')
 expect "[ $rc -eq 0 ] && [ $faults -gt 0 ]" "compare --scale 0.02: exit $rc, $faults faults"
 
-bench_sim --scale 0.02 --runs 2
+run_script "$SCRIPT" --scale 0.02 --runs 2
 expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "bench-sim.sh --runs 2: exit $rc, stderr $err"
 for r in 1 2; do
 	expect "grep -Eq '^scale 0.02 run $r: wall [0-9.]+ s, user [0-9.]+ s, $faults page faults, [0-9.]+ ns wall per fault\$' '$TMP/out'" \
@@ -30,7 +23,7 @@ expect "grep -Eq '^scale 0.02 median: wall [0-9.]+ s, user [0-9.]+ s, [0-9.]+ ns
 expect "! grep -q '^bar:' '$TMP/out'" "bench-sim.sh: a bar line at scale 0.02: $out"
 
 # paired with itself: the same results, and a ratio line
-bench_sim --scale 0.02 --runs 1 --against "$MPM"
+run_script "$SCRIPT" --scale 0.02 --runs 1 --against "$MPM"
 expect "[ $rc -eq 0 ] && ! grep -q differ '$TMP/out'" "bench-sim.sh --against itself: exit $rc: $out $err"
 expect "grep -Eq '^scale 0.02 run 1: this .*; $faults page faults\$' '$TMP/out' &&
 	grep -Eq '^scale 0.02 against median: .*ratio this/against, user: [0-9.]+\\)\$' '$TMP/out'" \
@@ -39,7 +32,7 @@ expect "grep -Eq '^scale 0.02 run 1: this .*; $faults page faults\$' '$TMP/out' 
 # usage errors: exit 2, one line
 for args in "--runs 0" "--runs x" "--bogus" "--against $TMP/nonexistent"; do
 	# shellcheck disable=SC2086
-	bench_sim $args
+	run_script "$SCRIPT" $args
 	expect "[ $rc -eq 2 ] && [ -z \"\$out\" ] && [ \$(printf '%s\n' \"\$err\" | wc -l) -eq 1 ] &&
 		[[ \"\$err\" == 'mempower: bench-sim.sh: '* ]]" \
 		"bench-sim.sh $args: exit $rc, stdout '$out', stderr '$err'"
@@ -48,13 +41,13 @@ done
 # a run that fails: exit 1 and the binary's own message, also when paired
 for args in "--scale -1 --runs 1" "--scale 0.02 --runs 1 --against /bin/false"; do
 	# shellcheck disable=SC2086
-	bench_sim $args
+	run_script "$SCRIPT" $args
 	expect "[ $rc -eq 1 ] && [ \$(printf '%s\n' \"\$err\" | wc -l) -eq 1 ] &&
 		[[ \"\$err\" == 'mempower: bench-sim.sh: '*' failed at scale '* ]]" \
 		"bench-sim.sh $args: exit $rc, stderr '$err'"
 done
 expect "[[ \"\$err\" == *'no error message' ]]" "bench-sim.sh against /bin/false: $err"
-bench_sim --scale -1 --runs 1
+run_script "$SCRIPT" --scale -1 --runs 1
 expect "[[ \"\$err\" == *'mempower: compare: scale -1 '* ]]" \
 	"bench-sim.sh --scale -1 does not pass the binary's message on: $err"
 
