@@ -83,6 +83,10 @@ static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, v
 		return bad(c, z, "pfn %llu on free_list[order %u][%s] has flags %#x order %u mt %u zone %u",
 			   (unsigned long long)pfn, a->order, mpm_migratetype_name(a->mt),
 			   READ_ONCE(page->flags), READ_ONCE(page->order), page->freepage_mt, page->zone);
+	/* set_buddy_hint(): __rmqueue_smallest prefetches the entry it names */
+	if (page->private >= c->m->nr_entries)
+		return bad(c, z, "free block pfn %llu: prefetch hint %u is not an entry of the page array",
+			   (unsigned long long)pfn, page->private);
 	if (pfn & ((1ull << a->order) - 1))
 		return bad(c, z, "free block pfn %llu misaligned for order %u",
 			   (unsigned long long)pfn, a->order);

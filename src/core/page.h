@@ -27,7 +27,7 @@ struct mpm_page {
 	_Atomic uint8_t flags;	/* PG_* below */
 	uint8_t freepage_mt;	/* set_freepage_migratetype(); free list of a buddy */
 	uint8_t zone;		/* machine-wide zone id, NO_ZONE outside every zone */
-	uint32_t private;	/* free for the owner of an allocated page */
+	uint32_t private;	/* the owner's, allocated; a buddy's prefetch hint, free */
 };
 
 _Static_assert(sizeof(struct mpm_page) == 16, "struct mpm_page must stay 16 bytes");

@@ -117,12 +117,19 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 			int mt = m->pages[idx].freepage_mt;
 
 			/*
-			 * Start the misses of the next page and its buddy while
-			 * this one merges (prefetch_buddy() of later kernels).
+			 * Start the next page's misses while this one merges
+			 * (prefetch_buddy() of later kernels): its own line,
+			 * which holds its order-0 and order-1 buddies (four
+			 * 16-byte pages to a line), and the line after, which
+			 * holds the order-2 buddy that __free_one_page checks
+			 * as "higher buddy" when the merge stops at order 1,
+			 * or merges with at order 2 -- half of all order-0
+			 * frees merge at least once.  nr_pfns is a multiple of
+			 * a MAX_ORDER-1 block, so next ^ 4 is a page too.
 			 */
 			if (next < m->nr_pfns) {
 				__builtin_prefetch(&m->pages[next], 1);
-				__builtin_prefetch(&m->pages[next ^ 1], 0);
+				__builtin_prefetch(&m->pages[next ^ 4], 0);
 			}
 
 			list_del(m->pages, idx);

@@ -443,6 +443,54 @@ static void test_checker_sees_pcp_damage(void)
 }
 
 /*
+ * set_buddy_hint: a block linked onto a free list names, in its private
+ * word, the entry two on at that moment; a block deleted from the middle
+ * later leaves the hint one short but still an entry of the page array,
+ * and allocation order never depends on it.  The checker refuses a hint
+ * outside the page array.
+ */
+static void test_buddy_prefetch_hint(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 8192);
+	struct mpm_page *pg = m->pages;
+	uint32_t head = m->zones[0].free_area[2].free_list[MIGRATE_MOVABLE];
+	uint64_t a[8];
+	uint32_t i0, i2, i4;
+	char msg[256];
+
+	for (int i = 0; i < 8; i++)
+		a[i] = mpm_alloc_pages(m, MOVABLE, 2, 0);
+	CHECK(a[0] != MPM_NO_PFN && a[7] == a[0] + 28);
+	CHECK(list_empty(pg, head));
+	/* buddies a[1], a[3], a[5] allocated: no merge, each at the head */
+	CHECK(mpm_free_pages(m, a[0], 2, 0) == 0);
+	CHECK(mpm_free_pages(m, a[2], 2, 0) == 0);
+	CHECK(mpm_free_pages(m, a[4], 2, 0) == 0);
+	i0 = pfn_to_idx(m, a[0]);
+	i2 = pfn_to_idx(m, a[2]);
+	i4 = pfn_to_idx(m, a[4]);
+	CHECK(pg[head].next == i4 && pg[i4].next == i2 && pg[i2].next == i0 && pg[i0].next == head);
+	CHECK(pg[i4].private == i0);	/* two on from a[4] */
+	CHECK(pg[i2].private == head);	/* two on from a[2]: the list head */
+	CHECK(pg[i0].private == i0);	/* alone: its next (the head) has it next */
+	CHECK(tm_check(m) == 0);
+	/* freeing a[3] merges a[2] out of the middle: a[4]'s hint is one short */
+	CHECK(mpm_free_pages(m, a[3], 2, 0) == 0);
+	CHECK(pg[i4].next == i0 && pg[i4].private == i0);
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_alloc_pages(m, MOVABLE, 2, 0) == a[4]);
+	CHECK(mpm_alloc_pages(m, MOVABLE, 2, 0) == a[0]);
+	/* a hint outside the page array is damage */
+	CHECK(mpm_free_pages(m, a[0], 2, 0) == 0);
+	pg[i0].private = (uint32_t)m->nr_entries;
+	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "prefetch hint"));
+	pg[i0].private = i0;
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
  * An order-0 page of an isolated pageblock skips the pcp lists and goes
  * straight to the buddy lists, on the ISOLATE list and not counted free
  * (free_hot_cold_page, free_one_page).  Nothing in the library isolates a
@@ -484,6 +532,7 @@ int main(void)
 	test_remote_pcp_expiry();
 	test_bad_frees();
 	test_checker_sees_pcp_damage();
+	test_buddy_prefetch_hint();
 	test_isolated_pageblock_free();
 	return t_report("core/buddy");
 }
