@@ -33,8 +33,8 @@ static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint
 }
 
 /*
- * A buddy's private word (free for the owner of an allocated page, unused
- * while the page is free) holds the entry two on in its list, as linked:
+ * A buddy's private word (the owner's while the page is allocated, and
+ * otherwise unused) holds the entry two on in its list, as linked:
  * the successor's next, read from the line that linking has just written.
  * __rmqueue_smallest prefetches it when it takes the block, two pops ahead
  * of need; a block deleted in between only makes the hint point one entry
