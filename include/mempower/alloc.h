@@ -27,7 +27,8 @@ MPM_API uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 /*
  * Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list).
  * Returns 0, or -1 without touching any state when @pfn is not the head of
- * an allocated block of that order (the kernel's bad_page()).
+ * an allocated block of that order, or still has an owner in the reverse
+ * map (mpm_rmap_clear() first): the kernel's bad_page().
  */
 MPM_API int mpm_free_pages(struct mpm_machine *m, uint64_t pfn,
 			    unsigned int order, unsigned int cpu);

@@ -24,15 +24,17 @@ MPM_API int mpm_rmap_enabled(const struct mpm_machine *m);
 /* Record that @owner holds @pfn at @index and wrote @content into it. */
 MPM_API void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 			  uint32_t index, uint32_t content);
+/* @pfn has no owner any more; it must not be freed before this. */
 MPM_API void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
 /* The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL. */
 MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
 			      uint32_t *index, uint32_t *content);
 
 /*
- * Start loading what freeing or mapping @pfn will touch (its page metadata
- * and reverse-map entry), so that a loop over scattered pages can overlap
- * the cache misses: call it a few pages ahead.
+ * Start loading what clearing the owner of @pfn and freeing it will touch
+ * (its page metadata: mpm_rmap_clear() does not write the side array), so
+ * that a loop over scattered pages can overlap the cache misses: call it a
+ * few pages ahead.
  */
 MPM_API void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn);
 

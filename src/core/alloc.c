@@ -404,10 +404,11 @@ static __attribute__((noinline)) int __free_pages_ok(struct mpm_machine *m, stru
 }
 
 /*
- * The guarded free: @pfn must be the head of an allocated block of @order,
- * else -1 and no state touched, so that a bad free cannot corrupt the lists.
- * One unsigned comparison of the offset covers pfns on both sides of the
- * page array.
+ * The guarded free: @pfn must be the head of an allocated block of @order
+ * that no owner holds (flags exactly PG_alloc: PG_owned is a page still
+ * mapped, bad_page()'s mapcount test), else -1 and no state touched, so
+ * that a bad free cannot corrupt the lists.  One unsigned comparison of the
+ * offset covers pfns on both sides of the page array.
  */
 static __mpm_inline int free_pages_cpu(struct mpm_machine *m, uint64_t pfn, unsigned int order,
 			  unsigned int cpu, bool cold)

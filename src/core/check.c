@@ -72,12 +72,31 @@ struct free_entry_arg {
 	int mt;
 };
 
+/*
+ * No free page, in a free block or on a pcp list, may still have an owner:
+ * PG_owned (rmap.c).  The message names the side array's entry, which
+ * mpm_rmap_clear() leaves behind and PG_owned would have made valid again.
+ */
+static int check_no_owner(struct check *c, const struct zone *z, uint32_t idx)
+{
+	const struct mpm_page *page = &c->m->pages[idx];
+
+	if (!(READ_ONCE(page->flags) & PG_owned))
+		return 0;
+	return bad(c, z, "free pfn %llu still has owner %u index %u",
+		   (unsigned long long)idx_to_pfn(c->m, idx),
+		   c->m->rmap ? READ_ONCE(c->m->rmap[idx].owner) : 0,
+		   c->m->rmap ? READ_ONCE(c->m->rmap[idx].index) : 0);
+}
+
 static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, void *arg)
 {
 	const struct free_entry_arg *a = arg;
 	const struct mpm_page *page = &c->m->pages[p];
 	uint64_t pfn = idx_to_pfn(c->m, p);
 
+	if (check_no_owner(c, z, p))
+		return -1;
 	if (READ_ONCE(page->flags) != PG_buddy || READ_ONCE(page->order) != a->order ||
 	    page->freepage_mt != a->mt || page->zone != z->id)
 		return bad(c, z, "pfn %llu on free_list[order %u][%s] has flags %#x order %u mt %u zone %u",
@@ -102,6 +121,8 @@ static int check_pcp_entry(struct check *c, const struct zone *z, uint32_t p, vo
 	int list_mt = *(const int *)arg;
 	const struct mpm_page *page = &c->m->pages[p];
 
+	if (check_no_owner(c, z, p))
+		return -1;
 	if (READ_ONCE(page->flags) != PG_pcp || page->zone != z->id)
 		return bad(c, z, "pfn %llu on a pcp list has flags %#x zone %u",
 			   (unsigned long long)idx_to_pfn(c->m, p), READ_ONCE(page->flags), page->zone);
@@ -196,14 +217,19 @@ static void recount_region(struct check *c, const struct zone *z, uint64_t pfn,
 	}
 }
 
-/* The inner pages of a block are plain present pages of the same zone. */
+/*
+ * The inner pages of a block are plain present pages of the same zone; an
+ * allocated block's may be owned (@owned: PG_owned allowed).
+ */
 static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
-			    unsigned int order, const char *what)
+			    unsigned int order, const char *what, bool owned)
 {
+	uint8_t allowed = owned ? PG_owned : 0;
+
 	for (uint64_t p = pfn + 1; p < pfn + (1ull << order); p++) {
 		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, p)];
 
-		if (READ_ONCE(page->flags) || page->zone != z->id)
+		if ((READ_ONCE(page->flags) & ~allowed) || page->zone != z->id)
 			return bad(c, z, "%s at pfn %llu order %u overlaps pfn %llu (flags %#x)",
 				   what, (unsigned long long)pfn, order,
 				   (unsigned long long)p, READ_ONCE(page->flags));
@@ -234,14 +260,9 @@ struct walk_totals {
 static int check_unowned(struct check *c, const struct zone *z, uint64_t pfn,
 			 unsigned int order)
 {
-	if (!c->m->rmap)
-		return 0;
 	for (uint64_t p = pfn; p < pfn + (1ull << order); p++)
-		if (READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].owner) != MPM_NO_OWNER)
-			return bad(c, z, "free pfn %llu still has owner %u index %u",
-				   (unsigned long long)p,
-				   READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].owner),
-				   READ_ONCE(c->m->rmap[pfn_to_idx(c->m, p)].index));
+		if (check_no_owner(c, z, pfn_to_idx(c->m, p)))
+			return -1;
 	return 0;
 }
 
@@ -262,9 +283,9 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			pfn++;
 			continue;
 		case PG_buddy:
-			if (check_block_body(c, z, pfn, order, "free block") ||
-			    check_buddy_merged(c, z, pfn, order) ||
-			    check_unowned(c, z, pfn, order))
+			if (check_unowned(c, z, pfn, order) ||
+			    check_block_body(c, z, pfn, order, "free block", false) ||
+			    check_buddy_merged(c, z, pfn, order))
 				return -1;
 			recount_region(c, z, pfn, order);
 			t->free += 1ull << order;
@@ -276,10 +297,11 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			t->pcp++;
 			break;
 		case PG_alloc:
+		case PG_alloc | PG_owned:
 			if (pfn & ((1ull << order) - 1) || pfn + (1ull << order) > end)
 				return bad(c, z, "allocated block pfn %llu order %u misplaced",
 					   (unsigned long long)pfn, order);
-			if (check_block_body(c, z, pfn, order, "allocated block"))
+			if (check_block_body(c, z, pfn, order, "allocated block", true))
 				return -1;
 			t->alloc += 1ull << order;
 			break;

@@ -90,7 +90,7 @@ static uint32_t lock_page_owner(struct mpm_machine *m, uint64_t pfn, uint32_t *i
 {
 	const struct mpm_migrate_ops *ops = &m->migrate_ops;
 	uint32_t idx = pfn_to_idx(m, pfn);
-	uint32_t owner = READ_ONCE(m->rmap[idx].owner);
+	uint32_t owner = page_rmap_owner(m, idx);
 
 	if (owner == MPM_NO_OWNER) {
 		res->raced += !!ops->lock;	/* freed since the walk saw it */
@@ -101,8 +101,8 @@ static uint32_t lock_page_owner(struct mpm_machine *m, uint64_t pfn, uint32_t *i
 			res->raced++;		/* the owner is going away */
 			return MPM_NO_OWNER;
 		}
-		if (READ_ONCE(m->rmap[idx].owner) != owner ||
-		    READ_ONCE(m->pages[idx].flags) != PG_alloc ||
+		if (page_rmap_owner(m, idx) != owner ||
+		    READ_ONCE(m->pages[idx].flags) != (PG_alloc | PG_owned) ||
 		    READ_ONCE(m->pages[idx].order) != 0) {
 			ops->unlock(ops->arg, owner);
 			res->raced++;
@@ -201,7 +201,8 @@ static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned
 		uint8_t flags = READ_ONCE(page->flags);
 
 		res->scanned++;
-		if (flags != PG_alloc || !READ_ONCE(m->rmap[pfn_to_idx(m, pfn)].owner)) {
+		if (flags != (PG_alloc | PG_owned) ||
+		    page_rmap_owner(m, pfn_to_idx(m, pfn)) == MPM_NO_OWNER) {
 			pfn += flags & PG_buddy ? 1ull << order : 1;
 			continue;
 		}

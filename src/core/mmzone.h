@@ -224,7 +224,8 @@ struct pglist_data {
 /*
  * Reverse map entry (rmap.c): who owns an allocated page.  Written by the
  * owner under its own lock, read by kmempowerd before it takes that lock:
- * relaxed atomics, plain moves on x86.
+ * relaxed atomics, plain moves on x86.  Valid only while the page has
+ * PG_owned (page_rmap_owner()).
  */
 struct mpm_rmap_entry {
 	_Atomic uint32_t owner;
@@ -285,6 +286,14 @@ static inline uint64_t idx_to_pfn(const struct mpm_machine *m, uint32_t idx)
 static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
 {
 	return pfn >= m->pfn_base && pfn - m->pfn_base < m->nr_pfns;
+}
+
+/* The owner the reverse map names for page @idx, or MPM_NO_OWNER (rmap.c). */
+static inline uint32_t page_rmap_owner(const struct mpm_machine *m, uint32_t idx)
+{
+	if (!(READ_ONCE(((struct mpm_page *)&m->pages[idx])->flags) & PG_owned))
+		return MPM_NO_OWNER;
+	return READ_ONCE(((struct mpm_rmap_entry *)&m->rmap[idx])->owner);
 }
 
 static inline struct zone *page_zone(const struct mpm_machine *m, uint32_t idx)

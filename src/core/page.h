@@ -41,6 +41,7 @@ enum pageflags {
 	PG_reserved	= 1u << 3,	/* never given to the allocator (hole or memblock) */
 	PG_sentinel	= 1u << 4,	/* a list head, not a page */
 	PG_nomem	= 1u << 5,	/* with PG_reserved: no present page (hole) */
+	PG_owned	= 1u << 6,	/* the reverse-map entry names the owner (rmap.c) */
 };
 
 /* ---- list operations on the index-linked lists ---- */

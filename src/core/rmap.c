@@ -7,6 +7,14 @@
  * owner serialises access to its own pages: it sets and clears their
  * entries and tags under its own lock, which kmempowerd takes too before it
  * moves one (evacuate.c); only owner and index are read without that lock.
+ *
+ * Whether the entry is valid is the page's PG_owned flag, not the entry:
+ * mpm_rmap_clear() only drops the flag, in the page line that the free
+ * right after it writes anyway, and leaves the stale entry in the side
+ * array.  An unmap then never loads the side array's line, a second cold
+ * line per page (docs/benchmarks.md: 0.95x the full-scale run).  Every
+ * reader goes through page_rmap_owner().  Like the kernel's free of a page
+ * that is still mapped, freeing an owned page is a bad free (alloc.c).
  */
 #include "mmzone.h"
 
@@ -31,29 +39,42 @@ void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 {
 	uint32_t idx = pfn_to_idx(m, pfn);
 
+	struct mpm_page *page = &m->pages[idx];
+	uint8_t flags = READ_ONCE(page->flags);
+
+	if (owner == MPM_NO_OWNER) {
+		WRITE_ONCE(page->flags, flags & ~PG_owned);
+		return;
+	}
 	WRITE_ONCE(m->rmap[idx].owner, owner);
 	WRITE_ONCE(m->rmap[idx].index, index);
-	m->pages[idx].private = content;
+	page->private = content;
+	WRITE_ONCE(page->flags, flags | PG_owned);
 }
 
 void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
 {
-	WRITE_ONCE(m->rmap[pfn_to_idx(m, pfn)].owner, MPM_NO_OWNER);
+	struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
+
+	WRITE_ONCE(page->flags, READ_ONCE(page->flags) & ~PG_owned);
 }
 
 uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index,
 		      uint32_t *content)
 {
-	uint32_t idx;
+	uint32_t idx, owner;
 
 	if (!m->rmap || !pfn_in_array(m, pfn))
 		return MPM_NO_OWNER;
 	idx = pfn_to_idx(m, pfn);
+	owner = page_rmap_owner(m, idx);
+	if (owner == MPM_NO_OWNER)
+		return MPM_NO_OWNER;
 	if (index)
 		*index = READ_ONCE(m->rmap[idx].index);
 	if (content)
 		*content = m->pages[idx].private;
-	return READ_ONCE(m->rmap[idx].owner);
+	return owner;
 }
 
 void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn)
@@ -64,6 +85,4 @@ void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn)
 		return;
 	idx = pfn_to_idx(m, pfn);
 	__builtin_prefetch(&m->pages[idx], 1);
-	if (m->rmap)
-		__builtin_prefetch(&m->rmap[idx], 1);
 }
