@@ -201,8 +201,8 @@ static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned
 		uint8_t flags = READ_ONCE(page->flags);
 
 		res->scanned++;
-		if (flags != (PG_alloc | PG_owned) ||
-		    page_rmap_owner(m, pfn_to_idx(m, pfn)) == MPM_NO_OWNER) {
+		/* PG_owned: an owner set the entry (never MPM_NO_OWNER, rmap.c) */
+		if (flags != (PG_alloc | PG_owned)) {
 			pfn += flags & PG_buddy ? 1ull << order : 1;
 			continue;
 		}

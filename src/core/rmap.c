@@ -38,18 +38,16 @@ void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 		  uint32_t index, uint32_t content)
 {
 	uint32_t idx = pfn_to_idx(m, pfn);
-
 	struct mpm_page *page = &m->pages[idx];
-	uint8_t flags = READ_ONCE(page->flags);
 
 	if (owner == MPM_NO_OWNER) {
-		WRITE_ONCE(page->flags, flags & ~PG_owned);
+		mpm_rmap_clear(m, pfn);
 		return;
 	}
 	WRITE_ONCE(m->rmap[idx].owner, owner);
 	WRITE_ONCE(m->rmap[idx].index, index);
 	page->private = content;
-	WRITE_ONCE(page->flags, flags | PG_owned);
+	WRITE_ONCE(page->flags, READ_ONCE(page->flags) | PG_owned);
 }
 
 void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
