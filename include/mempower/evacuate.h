@@ -51,9 +51,13 @@ struct mpm_migrate_ops {
 	void *arg;
 	/*
 	 * Take the lock under which @owner changes its pages (see above); 0,
-	 * or -1 when the owner is gone (its pages are skipped).  It may sleep;
-	 * it must not call the allocator.  NULL: no other thread touches owned
-	 * pages during evacuation.
+	 * or -1 when the owner is gone (its pages are skipped).  @owner may
+	 * name no owner at all: the owner is kept in the page's own words,
+	 * which become list links when the page is freed, so a page freed and
+	 * reused while evacuation read it can yield any 32-bit value; return
+	 * -1 for an id that is not one of yours.  It may sleep; it must not
+	 * call the allocator.  NULL: no other thread touches owned pages
+	 * during evacuation.
 	 */
 	int (*lock)(void *arg, uint32_t owner);
 	void (*unlock)(void *arg, uint32_t owner);

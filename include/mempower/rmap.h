@@ -4,9 +4,11 @@
  * address space and page index, a file and offset: the owner's own ids)
  * plus a content tag the owner wrote.  It is what page migration needs to
  * move a page and tell its owner, and what the checker uses to prove that
- * no owned page was lost, freed or overwritten.  The side array (8 bytes a
- * page) exists only after mpm_rmap_enable(); the content tag is kept in the
- * page's own metadata.
+ * no owned page was lost, freed or overwritten.  Owner, index and content
+ * tag live in the allocated page's own 16 bytes of metadata (its list
+ * words, unused while it is allocated), so recording them costs no memory
+ * and no cache line beyond the page's; they are recorded once
+ * mpm_rmap_enable() has been called.
  */
 #ifndef MEMPOWER_RMAP_H
 #define MEMPOWER_RMAP_H
@@ -18,7 +20,7 @@
 
 #define MPM_NO_OWNER	0u
 
-/* Allocate the side arrays; 0 or -1 (out of memory).  Idempotent. */
+/* Start recording owners (before the first mpm_rmap_set); 0.  Idempotent. */
 MPM_API int mpm_rmap_enable(struct mpm_machine *m);
 MPM_API int mpm_rmap_enabled(const struct mpm_machine *m);
 /* Record that @owner holds @pfn at @index and wrote @content into it. */
@@ -32,7 +34,7 @@ MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
 
 /*
  * Start loading what clearing the owner of @pfn and freeing it will touch
- * (its page metadata: mpm_rmap_clear() does not write the side array), so
+ * (its page metadata: all the reverse map keeps is there), so
  * that a loop over scattered pages can overlap the cache misses: call it a
  * few pages ahead.
  */

@@ -326,9 +326,6 @@ static size_t pcp_pop_run(struct mpm_machine *m, struct zone *z, unsigned int cp
 	while (i < nr && !list_empty(pg, head)) {
 		uint32_t idx = __rmqueue_pcp(pg, pcp, head, cold);
 
-		/* a faulting owner records itself in the reverse map next */
-		if (m->rmap)
-			__builtin_prefetch(&m->rmap[idx], 1);
 		pfns[i++] = prep_new_page(m, pg, idx, 0);
 		if (dec_zone_alloc_batch(z, pcp, 1))
 			break;

@@ -74,8 +74,9 @@ struct free_entry_arg {
 
 /*
  * No free page, in a free block or on a pcp list, may still have an owner:
- * PG_owned (rmap.c).  The message names the side array's entry, which
- * mpm_rmap_clear() leaves behind and PG_owned would have made valid again.
+ * PG_owned (rmap.c).  The message names the owner and index that the page's
+ * link words held before the free (mpm_rmap_clear() leaves them behind and
+ * the free may have overwritten them with list links).
  */
 static int check_no_owner(struct check *c, const struct zone *z, uint32_t idx)
 {
@@ -85,8 +86,7 @@ static int check_no_owner(struct check *c, const struct zone *z, uint32_t idx)
 		return 0;
 	return bad(c, z, "free pfn %llu still has owner %u index %u",
 		   (unsigned long long)idx_to_pfn(c->m, idx),
-		   c->m->rmap ? READ_ONCE(c->m->rmap[idx].owner) : 0,
-		   c->m->rmap ? READ_ONCE(c->m->rmap[idx].index) : 0);
+		   READ_LINK_ONCE(page->next), READ_LINK_ONCE(page->prev));
 }
 
 static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, void *arg)

@@ -109,7 +109,7 @@ static uint32_t lock_page_owner(struct mpm_machine *m, uint64_t pfn, uint32_t *i
 			return MPM_NO_OWNER;
 		}
 	}
-	*index = READ_ONCE(m->rmap[idx].index);
+	*index = page_rmap_index(m, idx);
 	return owner;
 }
 

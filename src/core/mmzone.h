@@ -221,20 +221,9 @@ struct pglist_data {
 	struct zonelist zonelists[2][MAX_NR_ZONES];
 };
 
-/*
- * Reverse map entry (rmap.c): who owns an allocated page.  Written by the
- * owner under its own lock, read by kmempowerd before it takes that lock:
- * relaxed atomics, plain moves on x86.  Valid only while the page has
- * PG_owned (page_rmap_owner()).
- */
-struct mpm_rmap_entry {
-	_Atomic uint32_t owner;
-	_Atomic uint32_t index;
-};
-
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
-	struct mpm_rmap_entry *rmap;	/* [nr_pfns] once mpm_rmap_enable() */
+	bool rmap;			/* mpm_rmap_enable(): owners are recorded */
 	struct mpm_migrate_ops migrate_ops;	/* evacuate.c; move == NULL: none */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
@@ -288,12 +277,23 @@ static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
 	return pfn >= m->pfn_base && pfn - m->pfn_base < m->nr_pfns;
 }
 
-/* The owner the reverse map names for page @idx, or MPM_NO_OWNER (rmap.c). */
+/*
+ * The owner the reverse map names for page @idx, or MPM_NO_OWNER (rmap.c).
+ * Safe without any lock: a page that changes hands meanwhile can yield a
+ * stale owner or a list index, which the caller re-checks under the owner's
+ * lock (evacuate.c).
+ */
 static inline uint32_t page_rmap_owner(const struct mpm_machine *m, uint32_t idx)
 {
 	if (!(READ_ONCE(((struct mpm_page *)&m->pages[idx])->flags) & PG_owned))
 		return MPM_NO_OWNER;
-	return READ_ONCE(((struct mpm_rmap_entry *)&m->rmap[idx])->owner);
+	return READ_LINK_ONCE(m->pages[idx].next);
+}
+
+/* The owner's index of page @idx; meaningful only with PG_owned. */
+static inline uint32_t page_rmap_index(const struct mpm_machine *m, uint32_t idx)
+{
+	return READ_LINK_ONCE(m->pages[idx].prev);
 }
 
 static inline struct zone *page_zone(const struct mpm_machine *m, uint32_t idx)

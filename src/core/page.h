@@ -15,8 +15,14 @@
 #include <stdint.h>
 
 struct mpm_page {
-	uint32_t next;		/* lru.next: index of the next entry */
-	uint32_t prev;		/* lru.prev */
+	/*
+	 * While the page is free (buddy or pcp list): lru.next and lru.prev,
+	 * indices of list entries.  While it is allocated: the reverse map's
+	 * owner and index (rmap.c), valid with PG_owned -- the kernel reuses
+	 * struct page's words the same way (lru, then mapping and index).
+	 */
+	uint32_t next;
+	uint32_t prev;
 	/*
 	 * order and flags are read under one zone's lock for pages that other
 	 * threads own and write without it (page_is_buddy looking at a buddy
@@ -46,10 +52,23 @@ enum pageflags {
 
 /* ---- list operations on the index-linked lists ---- */
 
+/*
+ * Link words are written by whoever holds the list (the zone lock, or the
+ * cpu of a pcp list) and read plainly by it, but an allocated page's words
+ * are its owner and index, which kmempowerd reads holding neither lock
+ * before it takes the owner's (evacuate.c).  So every store to a link word
+ * is a relaxed atomic (a plain move on x86) and that unlocked reader loads
+ * with READ_LINK_ONCE: no data race in the C memory model, nothing for
+ * TSan to report, no cost in the generated code but unmerged stores.  The
+ * words are plain uint32_t, so the list code's own loads stay plain.
+ */
+#define WRITE_LINK(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define READ_LINK_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+
 static inline void list_init(struct mpm_page *pg, uint32_t head)
 {
-	pg[head].next = head;
-	pg[head].prev = head;
+	WRITE_LINK(pg[head].next, head);
+	WRITE_LINK(pg[head].prev, head);
 }
 
 static inline bool list_empty(const struct mpm_page *pg, uint32_t head)
@@ -60,10 +79,10 @@ static inline bool list_empty(const struct mpm_page *pg, uint32_t head)
 static inline void __list_add(struct mpm_page *pg, uint32_t new, uint32_t prev,
 			      uint32_t next)
 {
-	pg[next].prev = new;
-	pg[new].next = next;
-	pg[new].prev = prev;
-	pg[prev].next = new;
+	WRITE_LINK(pg[next].prev, new);
+	WRITE_LINK(pg[new].next, next);
+	WRITE_LINK(pg[new].prev, prev);
+	WRITE_LINK(pg[prev].next, new);
 }
 
 /* list_add: insert @new right after @head (LIFO). */
@@ -82,8 +101,8 @@ static inline void list_del(struct mpm_page *pg, uint32_t entry)
 {
 	uint32_t next = pg[entry].next, prev = pg[entry].prev;
 
-	pg[next].prev = prev;
-	pg[prev].next = next;
+	WRITE_LINK(pg[next].prev, prev);
+	WRITE_LINK(pg[prev].next, next);
 }
 
 #endif /* MPM_CORE_PAGE_H */

@@ -106,12 +106,12 @@ static uint32_t del_from_freelist_bulk(struct mpm_machine *m, struct zone *z,
 	uint32_t first = pg[anchor].next, last = mr->page_block, after = pg[last].next;
 	uint32_t n = mr->nr_free;
 
-	pg[anchor].next = after;
-	pg[after].prev = anchor;
-	pg[to].next = first;
-	pg[first].prev = to;
-	pg[last].next = to;
-	pg[to].prev = last;
+	WRITE_LINK(pg[anchor].next, after);
+	WRITE_LINK(pg[after].prev, anchor);
+	WRITE_LINK(pg[to].next, first);
+	WRITE_LINK(pg[first].prev, to);
+	WRITE_LINK(pg[last].next, to);
+	WRITE_LINK(pg[to].prev, last);
 
 	mr->nr_free = 0;
 	mr->page_block = NO_BLOCK;
@@ -143,16 +143,16 @@ static void add_to_freelist_bulk(struct mpm_machine *m, struct zone *z, unsigned
 	uint32_t run = n > 1 ? pg[first].next : first;	/* the blocks before @first */
 
 	if (n > 1) {
-		pg[anchor].next = run;
-		pg[run].prev = anchor;
-		pg[last].next = first;
-		pg[first].prev = last;
+		WRITE_LINK(pg[anchor].next, run);
+		WRITE_LINK(pg[run].prev, anchor);
+		WRITE_LINK(pg[last].next, first);
+		WRITE_LINK(pg[first].prev, last);
 	} else {
-		pg[anchor].next = first;
-		pg[first].prev = anchor;
+		WRITE_LINK(pg[anchor].next, first);
+		WRITE_LINK(pg[first].prev, anchor);
 	}
-	pg[first].next = after;
-	pg[after].prev = first;
+	WRITE_LINK(pg[first].next, after);
+	WRITE_LINK(pg[after].prev, first);
 	list_init(pg, from);
 
 	mr->nr_free = n;

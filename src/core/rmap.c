@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The reverse map side array: owner and index (8 bytes) per page of the
- * page array, allocated on first use.  The content tag lives in the page's
- * own `private` word: the page struct is written on allocation anyway, so
- * the tag costs no extra cache miss, and it travels with the page.  The
- * owner serialises access to its own pages: it sets and clears their
- * entries and tags under its own lock, which kmempowerd takes too before it
- * moves one (evacuate.c); only owner and index are read without that lock.
+ * The reverse map: owner, index and content tag of an allocated page, kept
+ * in the page's own 16 bytes.  An allocated page is on no list, so its link
+ * words are free: `next` holds the owner and `prev` the index, as the
+ * kernel reuses struct page's lru, mapping and index words; `private`
+ * holds the content tag.  The owner serialises access to its own pages: it
+ * sets and clears them under its own lock, which kmempowerd takes too
+ * before it moves one (evacuate.c); only owner and index are read without
+ * that lock, with relaxed atomics (READ_LINK_ONCE, page.h).
  *
- * Whether the entry is valid is the page's PG_owned flag, not the entry:
- * mpm_rmap_clear() only drops the flag, in the page line that the free
- * right after it writes anyway, and leaves the stale entry in the side
- * array.  An unmap then never loads the side array's line, a second cold
- * line per page (docs/benchmarks.md: 0.95x the full-scale run).  Every
+ * Whether they are valid is the page's PG_owned flag: mpm_rmap_clear()
+ * only drops the flag and the free that follows reuses the words as list
+ * links.  Recording an owner at a page fault then writes the line the
+ * allocation has just written, instead of a second cold line per page in
+ * a side array (docs/benchmarks.md: 0.94x the full-scale run).  Every
  * reader goes through page_rmap_owner().  Like the kernel's free of a page
  * that is still mapped, freeing an owned page is a bad free (alloc.c).
  */
@@ -20,18 +21,13 @@
 
 int mpm_rmap_enable(struct mpm_machine *m)
 {
-	if (m->rmap)
-		return 0;
-	m->rmap = mpm_alloc_pfn_array(m->nr_pfns * sizeof(*m->rmap));
-	if (!m->rmap)
-		return -1;
-	m->metadata_bytes += m->nr_pfns * sizeof(*m->rmap);
+	m->rmap = true;
 	return 0;
 }
 
 int mpm_rmap_enabled(const struct mpm_machine *m)
 {
-	return m->rmap != NULL;
+	return m->rmap;
 }
 
 void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
@@ -44,8 +40,8 @@ void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 		mpm_rmap_clear(m, pfn);
 		return;
 	}
-	WRITE_ONCE(m->rmap[idx].owner, owner);
-	WRITE_ONCE(m->rmap[idx].index, index);
+	WRITE_LINK(page->next, owner);
+	WRITE_LINK(page->prev, index);
 	page->private = content;
 	WRITE_ONCE(page->flags, READ_ONCE(page->flags) | PG_owned);
 }
@@ -69,7 +65,7 @@ uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index
 	if (owner == MPM_NO_OWNER)
 		return MPM_NO_OWNER;
 	if (index)
-		*index = READ_ONCE(m->rmap[idx].index);
+		*index = page_rmap_index(m, idx);
 	if (content)
 		*content = m->pages[idx].private;
 	return owner;

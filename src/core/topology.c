@@ -448,7 +448,5 @@ void mpm_machine_destroy(struct mpm_machine *m)
 	free(m->cpu_to_node);
 	if (m->pages)
 		munmap(m->pages, m->nr_entries * sizeof(*m->pages));
-	if (m->rmap)
-		munmap(m->rmap, m->nr_pfns * sizeof(*m->rmap));
 	free(m);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The reverse map: set/get round trip; a page that still has an owner
- * cannot be freed; clearing leaves the side array's stale entry behind,
- * which no reader may see; the checker refuses a free page still marked
- * owned.
+ * cannot be freed; owner and index sit in the page's link words, and
+ * clearing leaves them behind, stale, which no reader may see; the checker
+ * refuses a free page still marked owned.
  */
 #include "machines.h"
 #include "mmzone.h"
@@ -31,18 +31,21 @@ int main(void)
 	CHECK(mpm_free_pages(m, pfn, 0, 0) == -1);
 	CHECK(mpm_page_state(m, pfn, NULL) == MPM_PAGE_ALLOC);
 	CHECK(tm_check(m) == 0);
-	/* cleared: the stale entry stays in the side array, unseen */
+	/* the owner and index live in the page's link words while allocated */
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, pfn)].next, 7);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, pfn)].prev, 42);
+	/* cleared: the stale words stay until the free links the page, unseen */
 	mpm_rmap_clear(m, pfn);
-	CHECK_EQ_U(m->rmap[pfn_to_idx(m, pfn)].owner, 7);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, pfn)].next, 7);
 	CHECK_EQ_U(mpm_rmap_get(m, pfn, &index, &content), MPM_NO_OWNER);
 	CHECK(tm_check(m) == 0);
 	CHECK(mpm_free_pages(m, pfn, 0, 0) == 0);
 	CHECK(tm_check(m) == 0);
 	CHECK_EQ_U(mpm_rmap_get(m, pfn, NULL, NULL), MPM_NO_OWNER);
-	/* a free page marked owned is damage, and the checker names the entry */
+	/* a free page marked owned is damage, and the checker names it */
 	m->pages[pfn_to_idx(m, pfn)].flags |= PG_owned;
 	CHECK(mpm_check(m, msg, sizeof(msg)) == -1);
-	CHECK(strstr(msg, "still has owner 7") != NULL);
+	CHECK(strstr(msg, "still has owner") != NULL);
 	m->pages[pfn_to_idx(m, pfn)].flags &= ~PG_owned;
 	CHECK(tm_check(m) == 0);
 	/* setting "no owner" is clearing */
