@@ -28,7 +28,12 @@ MPM_API void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
 			  uint32_t index, uint32_t content);
 /* @pfn has no owner any more; it must not be freed before this. */
 MPM_API void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
-/* The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL. */
+/*
+ * The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL.
+ * Exact under the owner's lock, or when no other thread frees or maps
+ * pages; otherwise a page freed meanwhile can yield a stale answer, even a
+ * list index in place of an owner (its words become links when it is free).
+ */
 MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
 			      uint32_t *index, uint32_t *content);
 
