@@ -74,9 +74,9 @@ struct free_entry_arg {
 
 /*
  * No free page, in a free block or on a pcp list, may still have an owner:
- * PG_owned (rmap.c).  The message names the owner and index that the page's
- * link words held before the free (mpm_rmap_clear() leaves them behind and
- * the free may have overwritten them with list links).
+ * PG_owned (rmap.c).  Owner and index were in the page's link words, which
+ * the free has overwritten with list links, so the message cannot name the
+ * owner; it names the page.
  */
 static int check_no_owner(struct check *c, const struct zone *z, uint32_t idx)
 {
@@ -84,9 +84,8 @@ static int check_no_owner(struct check *c, const struct zone *z, uint32_t idx)
 
 	if (!(READ_ONCE(page->flags) & PG_owned))
 		return 0;
-	return bad(c, z, "free pfn %llu still has owner %u index %u",
-		   (unsigned long long)idx_to_pfn(c->m, idx),
-		   READ_LINK_ONCE(page->next), READ_LINK_ONCE(page->prev));
+	return bad(c, z, "free pfn %llu is still marked owned (PG_owned)",
+		   (unsigned long long)idx_to_pfn(c->m, idx));
 }
 
 static int check_free_entry(struct check *c, const struct zone *z, uint32_t p, void *arg)

@@ -45,7 +45,7 @@ int main(void)
 	/* a free page marked owned is damage, and the checker names it */
 	m->pages[pfn_to_idx(m, pfn)].flags |= PG_owned;
 	CHECK(mpm_check(m, msg, sizeof(msg)) == -1);
-	CHECK(strstr(msg, "still has owner") != NULL);
+	CHECK(strstr(msg, "still marked owned") != NULL);
 	m->pages[pfn_to_idx(m, pfn)].flags &= ~PG_owned;
 	CHECK(tm_check(m) == 0);
 	/* setting "no owner" is clearing */
