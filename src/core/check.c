@@ -218,7 +218,8 @@ static void recount_region(struct check *c, const struct zone *z, uint64_t pfn,
 
 /*
  * The inner pages of a block are plain present pages of the same zone; an
- * allocated block's may be owned (@owned: PG_owned allowed).
+ * allocated block's may be owned (@owned: PG_owned allowed), a free
+ * block's may not (check_no_owner names that damage).
  */
 static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
 			    unsigned int order, const char *what, bool owned)
@@ -226,8 +227,11 @@ static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
 	uint8_t allowed = owned ? PG_owned : 0;
 
 	for (uint64_t p = pfn + 1; p < pfn + (1ull << order); p++) {
-		const struct mpm_page *page = &c->m->pages[pfn_to_idx(c->m, p)];
+		uint32_t idx = pfn_to_idx(c->m, p);
+		const struct mpm_page *page = &c->m->pages[idx];
 
+		if (!owned && check_no_owner(c, z, idx))
+			return -1;
 		if ((READ_ONCE(page->flags) & ~allowed) || page->zone != z->id)
 			return bad(c, z, "%s at pfn %llu order %u overlaps pfn %llu (flags %#x)",
 				   what, (unsigned long long)pfn, order,
@@ -255,16 +259,6 @@ struct walk_totals {
 	uint64_t free, pcp, alloc, present;
 };
 
-/* No page of a free block or on a pcp list may still have an owner. */
-static int check_unowned(struct check *c, const struct zone *z, uint64_t pfn,
-			 unsigned int order)
-{
-	for (uint64_t p = pfn; p < pfn + (1ull << order); p++)
-		if (check_no_owner(c, z, pfn_to_idx(c->m, p)))
-			return -1;
-	return 0;
-}
-
 static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *t)
 {
 	uint64_t pfn = z->zone_start_pfn, end = zone_end_pfn(z);
@@ -282,8 +276,7 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			pfn++;
 			continue;
 		case PG_buddy:
-			if (check_unowned(c, z, pfn, order) ||
-			    check_block_body(c, z, pfn, order, "free block", false) ||
+			if (check_block_body(c, z, pfn, order, "free block", false) ||
 			    check_buddy_merged(c, z, pfn, order))
 				return -1;
 			recount_region(c, z, pfn, order);
@@ -291,8 +284,6 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 			break;
 		case PG_pcp:
 			order = 0;
-			if (check_unowned(c, z, pfn, 0))
-				return -1;
 			t->pcp++;
 			break;
 		case PG_alloc:

@@ -193,7 +193,7 @@ static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned
 	struct evac_batch b = { .nr = 0 };
 
 	*res = (struct mpm_evac_result){ 0 };
-	if (!m->rmap || !m->migrate_ops.move || cpu >= m->nr_cpus)
+	if (!m->rmap_enabled || !m->migrate_ops.move || cpu >= m->nr_cpus)
 		return -1;
 	for (uint64_t pfn = r->start_pfn; pfn < r->end_pfn;) {
 		const struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];

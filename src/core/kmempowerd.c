@@ -240,7 +240,7 @@ int mpm_kmempowerd_start(struct mpm_machine *m, const unsigned int *cpus)
 	unsigned int cpu_of[MPM_MAX_NUMNODES];
 	struct kmpd_ctl *ctl;
 
-	if (!(m->features & MPM_FEATURE_EVACUATION) || !m->rmap || !ops->move ||
+	if (!(m->features & MPM_FEATURE_EVACUATION) || !m->rmap_enabled || !ops->move ||
 	    !ops->lock || !ops->unlock)
 		return -1;
 	if (!m->kmpd && !(m->kmpd = kmpd_ctl_alloc(m)))

@@ -223,7 +223,7 @@ struct pglist_data {
 
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
-	bool rmap;			/* mpm_rmap_enable(): owners are recorded */
+	bool rmap_enabled;		/* mpm_rmap_enable(): owners are recorded */
 	struct mpm_migrate_ops migrate_ops;	/* evacuate.c; move == NULL: none */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */

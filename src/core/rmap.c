@@ -21,13 +21,13 @@
 
 int mpm_rmap_enable(struct mpm_machine *m)
 {
-	m->rmap = true;
+	m->rmap_enabled = true;
 	return 0;
 }
 
 int mpm_rmap_enabled(const struct mpm_machine *m)
 {
-	return m->rmap;
+	return m->rmap_enabled;
 }
 
 void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
@@ -58,7 +58,7 @@ uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index
 {
 	uint32_t idx, owner;
 
-	if (!m->rmap || !pfn_in_array(m, pfn))
+	if (!m->rmap_enabled || !pfn_in_array(m, pfn))
 		return MPM_NO_OWNER;
 	idx = pfn_to_idx(m, pfn);
 	owner = page_rmap_owner(m, idx);
