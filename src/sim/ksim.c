@@ -21,17 +21,6 @@ void ksim_fail(struct ksim *k, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A content tag: what an owner wrote into its page (a hash, never 0). */
-uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation)
-{
-	uint64_t x = ((uint64_t)owner << 32 | index) ^ ((uint64_t)generation * 0x9E3779B97F4A7C15ull);
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (uint32_t)x | 1u;
-}
-
 uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj)
 {
 	if (k->nr_owners == k->owners_cap) {

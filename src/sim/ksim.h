@@ -284,7 +284,19 @@ uint64_t ksim_accounted_pages(const struct ksim *k);
 /* Verify every owned page: rmap and content agree with the owner. */
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
 void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad);
-uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation);
+/*
+ * A content tag: what an owner wrote into its page (a hash, never 0).
+ * Inline: every fault writes one and the end-of-run proof checks each.
+ */
+static inline uint32_t content_tag(uint32_t owner, uint32_t index, uint32_t generation)
+{
+	uint64_t x = ((uint64_t)owner << 32 | index) ^ ((uint64_t)generation * 0x9E3779B97F4A7C15ull);
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (uint32_t)x | 1u;
+}
 
 /*
  * A program's atomic step (a search, a file read, a compile) costs more CPU

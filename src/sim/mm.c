@@ -275,8 +275,11 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		for (size_t j = 0; j < got; j++) {
 			map_page(k, v, i + (uint32_t)j, pfns[j]);
 			ksim_touch(k, pfns[j], TOUCH_PAGE_WR);		/* clear_page */
-			ksim_touch(k, v->pte[chunk], TOUCH_LINE);	/* set_pte */
 		}
+		/* set_pte: a line of the run's page-table page per fault (none
+		 * when the run failed at once: an OOM kill may have freed v->pte) */
+		if (got)
+			ksim_touch_n(k, v->pte[chunk], TOUCH_LINE, (uint32_t)got);
 		v->rss += got;
 		v->mm->rss += got;
 		k->c.faults += got;
