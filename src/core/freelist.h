@@ -45,6 +45,51 @@ static inline void set_buddy_hint(struct mpm_page *pg, uint32_t idx)
 	pg[idx].private = pg[pg[idx].next].next;
 }
 
+/*
+ * Hints further on, for mainline's order-0 lists.  A refill pops up to a
+ * batch of blocks off the head of an order-0 list back to back, most of
+ * them pushed there by drains long before, each a cold line whose address
+ * is in the line before: with hints two on, two misses are in flight.  A
+ * plain list (LIFO) pushes at its head, so the blocks under a new one are
+ * the ones pushed before it: the zone remembers the last BUDDY_HINT_RING
+ * pushed on each order-0 list, and a block pushed on a full ring gets the
+ * oldest of them as its hint, the entry BUDDY_HINT_RING on.  A refill that
+ * pops through such blocks keeps that many misses in flight.
+ *
+ * Taking the head takes the ring's top with it, and a merge that unlinks
+ * the ring's top does the same; any other change (an unlink from deeper
+ * in, a list_move) leaves the ring a little off, so that a later hint names
+ * an entry a few nearer or further, or one that has left the list: a
+ * prefetch wasted, never a wrong result -- hints are only prefetched.  A
+ * head that is not the ring's top empties the ring.  The zone lock covers
+ * the ring as it covers the list.
+ */
+static inline void push_buddy_hint(struct mpm_page *pg, struct buddy_hint_ring *r,
+				   uint32_t idx)
+{
+	uint32_t s = r->pos % BUDDY_HINT_RING;
+
+	if (r->nr == BUDDY_HINT_RING) {
+		pg[idx].private = r->slot[s];
+	} else {
+		set_buddy_hint(pg, idx);
+		r->nr++;
+	}
+	r->slot[s] = idx;
+	r->pos++;
+}
+
+/* @idx leaves an order-0 list: from its head (@head) or from anywhere. */
+static inline void pop_buddy_hint(struct buddy_hint_ring *r, uint32_t idx, bool head)
+{
+	if (r->nr && r->slot[(r->pos - 1) % BUDDY_HINT_RING] == idx) {
+		r->nr--;
+		r->pos--;
+	} else if (head) {
+		r->nr = 0;
+	}
+}
+
 static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
 {
 	WRITE_ONCE(page->flags, PG_buddy);
@@ -71,12 +116,17 @@ add_to_freelist_pos(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned 
 		    int mt, bool tail, bool sorted)
 {
 	mark_buddy(&pg[idx], order, mt);
-	if (sorted)
+	if (sorted) {
 		sorted_add_to_freelist(pg, z, idx, order, mt);
-	else if (tail)
+	} else if (tail) {
 		list_add_tail(pg, idx, z->free_area[order].free_list[mt]);
-	else
+	} else {
 		list_add(pg, idx, z->free_area[order].free_list[mt]);
+		if (order == 0) {
+			push_buddy_hint(pg, &z->hint_ring[mt], idx);
+			return;
+		}
+	}
 	set_buddy_hint(pg, idx);
 }
 
@@ -95,10 +145,13 @@ static inline __attribute__((always_inline)) void
 __rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 			    unsigned int order, int mt, bool sorted)
 {
-	if (sorted)
+	if (sorted) {
 		rmqueue_del_from_freelist(pg, z, idx, order, mt);
-	else
+	} else {
 		list_del(pg, idx);
+		if (order == 0)
+			pop_buddy_hint(&z->hint_ring[mt], idx, true);
+	}
 	rmv_page_order(pg, idx);
 }
 
@@ -110,10 +163,13 @@ static inline __attribute__((always_inline)) void
 __del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned int order,
 		    int mt, bool sorted)
 {
-	if (sorted)
+	if (sorted) {
 		sorted_del_from_freelist(pg, z, idx, order, mt);
-	else
+	} else {
 		list_del(pg, idx);
+		if (order == 0)
+			pop_buddy_hint(&z->hint_ring[mt], idx, false);
+	}
 	rmv_page_order(pg, idx);
 }
 

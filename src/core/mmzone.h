@@ -117,6 +117,18 @@ static inline uint64_t pcp_pgfree(const struct per_cpu_pages *pcp)
 	       atomic_load_explicit(&p->ev[PCP_FREE_TAIL], memory_order_relaxed);
 }
 
+/*
+ * The blocks last pushed on the head of one of mainline's order-0 free
+ * lists, newest at slot[(pos - 1) % BUDDY_HINT_RING]: where the hint of the
+ * next block pushed there comes from (freelist.h, push_buddy_hint()).
+ */
+#define BUDDY_HINT_RING	16
+struct buddy_hint_ring {
+	uint32_t slot[BUDDY_HINT_RING];
+	uint32_t pos;		/* pushes counted mod 2^32, less pops */
+	uint32_t nr;		/* slots that are known to be on the list's top */
+};
+
 struct free_area {
 	uint32_t free_list[MIGRATE_TYPES];	/* sentinel index of each list */
 	_Atomic unsigned long nr_free;		/* blocks in all lists; read unlocked by watermark checks */
@@ -172,6 +184,7 @@ struct zone {
 
 	spinlock_t lock;
 	struct free_area free_area[MAX_ORDER];
+	struct buddy_hint_ring hint_ring[MIGRATE_TYPES];	/* order 0, plain lists */
 	struct sorted_free_lists *sorted;	/* region-sorted lists (sorted.h); NULL: plain lists */
 	struct region_allocator *ralloc;	/* ralloc.h; NULL without region_allocator */
 	struct mempower_work *mpw;		/* mempower_work.h; NULL without evacuation */

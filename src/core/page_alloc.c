@@ -103,9 +103,11 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 		 * A free list is a chain of dependent loads, and a refill pops
 		 * up to a batch of blocks back to back, a third of them long
 		 * cold.  Start the misses of the next block, which becomes the
-		 * head, and of the one after it, named by this block's hint
-		 * (set_buddy_hint()): two misses in flight instead of one,
-		 * without waiting for the next block's line to learn its next.
+		 * head, and of the one this block's hint names: two on
+		 * (set_buddy_hint()), or BUDDY_HINT_RING on for most blocks of
+		 * mainline's order-0 lists (push_buddy_hint()), so that many
+		 * misses are in flight instead of one, without waiting for
+		 * each line to learn the next.
 		 */
 		__builtin_prefetch(&pg[next], 1);
 		__builtin_prefetch(&pg[pg[idx].private], 1);

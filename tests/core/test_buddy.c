@@ -491,6 +491,49 @@ static void test_buddy_prefetch_hint(void)
 }
 
 /*
+ * push_buddy_hint: a block pushed on an order-0 list that has had
+ * BUDDY_HINT_RING blocks pushed on it names the one BUDDY_HINT_RING on; the
+ * ones before name the entry two on.  A merge that unlinks the top block
+ * takes it off the ring too, so the hints stay exact; a refill that takes
+ * blocks off the head does the same.
+ */
+static void test_buddy_hint_ring(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 8192);
+	struct mpm_page *pg = m->pages;
+	const struct buddy_hint_ring *r = &m->zones[0].hint_ring[MIGRATE_MOVABLE];
+	const unsigned int n = BUDDY_HINT_RING + 4;
+
+	CHECK_EQ_U(alloc_all_order0(m), 8192);
+	/* pfn 4i: buddy 4i+1 and order-1 buddy 4i+2 busy, so no merge and no
+	 * tail add: each is pushed on the head */
+	for (unsigned int i = 0; i < n; i++)
+		free_to_buddy(m, 4 * i);
+	CHECK_EQ_U(r->nr, BUDDY_HINT_RING);
+	for (unsigned int i = 2; i < n; i++) {
+		unsigned int on = i < BUDDY_HINT_RING ? 2 : BUDDY_HINT_RING;
+
+		CHECK_EQ_U(pg[pfn_to_idx(m, 4 * i)].private, pfn_to_idx(m, 4 * (i - on)));
+	}
+	CHECK(tm_check(m) == 0);
+	/* pfn 4(n-1) merges with its buddy: the ring loses its top ... */
+	free_to_buddy(m, 4 * (n - 1) + 1);
+	CHECK_EQ_U(r->nr, BUDDY_HINT_RING - 1);
+	/* ... so after two more pushes the hint is BUDDY_HINT_RING on again:
+	 * under 4(n+1) lie 4n, then 4(n-2) down to 4(n-2-14) */
+	free_to_buddy(m, 4 * n);
+	free_to_buddy(m, 4 * (n + 1));
+	CHECK_EQ_U(pg[pfn_to_idx(m, 4 * (n + 1))].private,
+		   pfn_to_idx(m, 4 * (n - 2 - (BUDDY_HINT_RING - 2))));
+	/* a refill takes blocks off the head, and the ring's top with each */
+	CHECK(mpm_alloc_pages(m, MOVABLE, 0, 0) == 4 * (n + 1));
+	CHECK_EQ_U(r->nr, BUDDY_HINT_RING - (unsigned int)m->zones[0].pageset[0].count - 1);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
  * An order-0 page of an isolated pageblock skips the pcp lists and goes
  * straight to the buddy lists, on the ISOLATE list and not counted free
  * (free_hot_cold_page, free_one_page).  Nothing in the library isolates a
@@ -533,6 +576,7 @@ int main(void)
 	test_bad_frees();
 	test_checker_sees_pcp_damage();
 	test_buddy_prefetch_hint();
+	test_buddy_hint_ring();
 	test_isolated_pageblock_free();
 	return t_report("core/buddy");
 }
