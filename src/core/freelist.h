@@ -50,44 +50,45 @@ static inline void set_buddy_hint(struct mpm_page *pg, uint32_t idx)
  * batch of blocks off the head of an order-0 list back to back, most of
  * them pushed there by drains long before, each a cold line whose address
  * is in the line before: with hints two on, two misses are in flight.  A
- * plain list (LIFO) pushes at its head, so the blocks under a new one are
- * the ones pushed before it: the zone remembers the last BUDDY_HINT_RING
- * pushed on each order-0 list, and a block pushed on a full ring gets the
- * oldest of them as its hint, the entry BUDDY_HINT_RING on.  A refill that
- * pops through such blocks keeps that many misses in flight.
+ * plain (LIFO) list pushes and pops at its head, so the zone can follow the
+ * list's top BUDDY_HINT_RING entries in a ring: a block pushed takes the
+ * deepest of them as its hint -- the entry BUDDY_HINT_RING on -- and goes
+ * on top; a block popped leaves the top, and its own hint, the entry
+ * BUDDY_HINT_RING below it, is the new deepest.  A refill that pops through
+ * such blocks keeps that many misses in flight.
  *
- * Taking the head takes the ring's top with it, and a merge that unlinks
- * the ring's top does the same; any other change (an unlink from deeper
- * in, a list_move) leaves the ring a little off, so that a later hint names
- * an entry a few nearer or further, or one that has left the list: a
- * prefetch wasted, never a wrong result -- hints are only prefetched.  A
- * head that is not the ring's top empties the ring.  The zone lock covers
- * the ring as it covers the list.
+ * A merge that unlinks the top block pops it the same way.  Anything else
+ * (an unlink from deeper in, a tail add, a list_move, a block whose hint
+ * is two on) leaves the ring a little off, so that a later hint names an
+ * entry a few nearer or further, or one that has left the list: a
+ * prefetch wasted, never a wrong result -- hints are only prefetched and
+ * are always entries of the page array.  The zone lock covers the ring as
+ * it covers the list.
  */
 static inline void push_buddy_hint(struct mpm_page *pg, struct buddy_hint_ring *r,
 				   uint32_t idx)
 {
-	uint32_t s = r->pos % BUDDY_HINT_RING;
+	uint32_t deepest = r->pos % BUDDY_HINT_RING;
 
-	if (r->nr == BUDDY_HINT_RING) {
-		pg[idx].private = r->slot[s];
-	} else {
-		set_buddy_hint(pg, idx);
-		r->nr++;
-	}
-	r->slot[s] = idx;
+	pg[idx].private = r->slot[deepest];
+	r->slot[deepest] = idx;		/* the ring's new top */
 	r->pos++;
 }
 
-/* @idx leaves an order-0 list: from its head (@head) or from anywhere. */
-static inline void pop_buddy_hint(struct buddy_hint_ring *r, uint32_t idx, bool head)
+/* The head block @idx leaves its order-0 list. */
+static inline void pop_buddy_hint(const struct mpm_page *pg, struct buddy_hint_ring *r,
+				  uint32_t idx)
 {
-	if (r->nr && r->slot[(r->pos - 1) % BUDDY_HINT_RING] == idx) {
-		r->nr--;
-		r->pos--;
-	} else if (head) {
-		r->nr = 0;
-	}
+	r->pos--;
+	r->slot[r->pos % BUDDY_HINT_RING] = pg[idx].private;	/* the new deepest */
+}
+
+/* @idx leaves its order-0 list from anywhere: only the top is followed. */
+static inline void unlink_buddy_hint(const struct mpm_page *pg, struct buddy_hint_ring *r,
+				     uint32_t idx)
+{
+	if (r->slot[(r->pos - 1) % BUDDY_HINT_RING] == idx)
+		pop_buddy_hint(pg, r, idx);
 }
 
 static inline void mark_buddy(struct mpm_page *page, unsigned int order, int mt)
@@ -150,7 +151,7 @@ __rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 	} else {
 		list_del(pg, idx);
 		if (order == 0)
-			pop_buddy_hint(&z->hint_ring[mt], idx, true);
+			pop_buddy_hint(pg, &z->hint_ring[mt], idx);
 	}
 	rmv_page_order(pg, idx);
 }
@@ -168,7 +169,7 @@ __del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx, unsigned 
 	} else {
 		list_del(pg, idx);
 		if (order == 0)
-			pop_buddy_hint(&z->hint_ring[mt], idx, false);
+			unlink_buddy_hint(pg, &z->hint_ring[mt], idx);
 	}
 	rmv_page_order(pg, idx);
 }

@@ -118,15 +118,15 @@ static inline uint64_t pcp_pgfree(const struct per_cpu_pages *pcp)
 }
 
 /*
- * The blocks last pushed on the head of one of mainline's order-0 free
- * lists, newest at slot[(pos - 1) % BUDDY_HINT_RING]: where the hint of the
- * next block pushed there comes from (freelist.h, push_buddy_hint()).
+ * The top BUDDY_HINT_RING entries of one of mainline's order-0 free lists,
+ * as far as pushes and pops have shown them: the head block at
+ * slot[(pos - 1) % BUDDY_HINT_RING], the deepest at slot[pos %
+ * BUDDY_HINT_RING] (freelist.h, push_buddy_hint()).  Hints only.
  */
 #define BUDDY_HINT_RING	16
 struct buddy_hint_ring {
 	uint32_t slot[BUDDY_HINT_RING];
-	uint32_t pos;		/* pushes counted mod 2^32, less pops */
-	uint32_t nr;		/* slots that are known to be on the list's top */
+	uint32_t pos;		/* pushes less pops, mod 2^32 */
 };
 
 struct free_area {

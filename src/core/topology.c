@@ -239,6 +239,10 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 
 			list_init(m->pages, head);
 			z->free_area[o].free_list[mt] = head;
+			/* an empty list's entries on are its head: see push_buddy_hint() */
+			if (o == 0)
+				for (unsigned int i = 0; i < BUDDY_HINT_RING; i++)
+					z->hint_ring[mt].slot[i] = head;
 		}
 	memmap_init_zone(m, z, s);
 	setup_zone_pageset(m, z);

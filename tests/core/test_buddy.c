@@ -490,45 +490,58 @@ static void test_buddy_prefetch_hint(void)
 	mpm_machine_destroy(m);
 }
 
+/* The entry @n on from @idx in its list (the head sentinel counts). */
+static uint32_t entry_on(const struct mpm_machine *m, uint32_t idx, unsigned int n)
+{
+	while (n--)
+		idx = m->pages[idx].next;
+	return idx;
+}
+
 /*
- * push_buddy_hint: a block pushed on an order-0 list that has had
- * BUDDY_HINT_RING blocks pushed on it names the one BUDDY_HINT_RING on; the
- * ones before name the entry two on.  A merge that unlinks the top block
- * takes it off the ring too, so the hints stay exact; a refill that takes
- * blocks off the head does the same.
+ * push_buddy_hint: a block pushed on a plain order-0 list names the entry
+ * BUDDY_HINT_RING on, or the list's head where the list is shorter; a pop
+ * off the head and a merge that unlinks the top block keep the ring on the
+ * list's top, so later pushes are exact again.
  */
 static void test_buddy_hint_ring(void)
 {
 	struct test_machine t;
 	struct mpm_machine *m = flat(&t, 8192);
 	struct mpm_page *pg = m->pages;
-	const struct buddy_hint_ring *r = &m->zones[0].hint_ring[MIGRATE_MOVABLE];
+	uint32_t head = m->zones[0].free_area[0].free_list[MIGRATE_MOVABLE];
 	const unsigned int n = BUDDY_HINT_RING + 4;
+	uint32_t top;
 
 	CHECK_EQ_U(alloc_all_order0(m), 8192);
+	CHECK(list_empty(pg, head));
 	/* pfn 4i: buddy 4i+1 and order-1 buddy 4i+2 busy, so no merge and no
 	 * tail add: each is pushed on the head */
 	for (unsigned int i = 0; i < n; i++)
 		free_to_buddy(m, 4 * i);
-	CHECK_EQ_U(r->nr, BUDDY_HINT_RING);
-	for (unsigned int i = 2; i < n; i++) {
-		unsigned int on = i < BUDDY_HINT_RING ? 2 : BUDDY_HINT_RING;
+	for (unsigned int i = 0; i < n; i++) {
+		uint32_t idx = pfn_to_idx(m, 4 * i);
 
-		CHECK_EQ_U(pg[pfn_to_idx(m, 4 * i)].private, pfn_to_idx(m, 4 * (i - on)));
+		CHECK_EQ_U(pg[idx].private,
+			   i < BUDDY_HINT_RING ? head : pfn_to_idx(m, 4 * (i - BUDDY_HINT_RING)));
 	}
 	CHECK(tm_check(m) == 0);
-	/* pfn 4(n-1) merges with its buddy: the ring loses its top ... */
+	/* pfn 4(n-1), the top, merges with its buddy and leaves the ring */
 	free_to_buddy(m, 4 * (n - 1) + 1);
-	CHECK_EQ_U(r->nr, BUDDY_HINT_RING - 1);
-	/* ... so after two more pushes the hint is BUDDY_HINT_RING on again:
-	 * under 4(n+1) lie 4n, then 4(n-2) down to 4(n-2-14) */
 	free_to_buddy(m, 4 * n);
+	top = pfn_to_idx(m, 4 * n);
+	CHECK_EQ_U(pg[head].next, top);
+	CHECK_EQ_U(pg[top].private, entry_on(m, top, BUDDY_HINT_RING));
+	/* refills pop blocks off the head (a batch of one in this small
+	 * zone); the next push is exact again */
+	CHECK(mpm_alloc_pages(m, MOVABLE, 0, 0) == 4 * n);
+	CHECK(mpm_alloc_pages(m, MOVABLE, 0, 0) == 4 * (n - 2));
+	CHECK(mpm_alloc_pages(m, MOVABLE, 0, 0) == 4 * (n - 3));
+	CHECK_EQ_U(m->zones[0].pageset[0].count, 0);
 	free_to_buddy(m, 4 * (n + 1));
-	CHECK_EQ_U(pg[pfn_to_idx(m, 4 * (n + 1))].private,
-		   pfn_to_idx(m, 4 * (n - 2 - (BUDDY_HINT_RING - 2))));
-	/* a refill takes blocks off the head, and the ring's top with each */
-	CHECK(mpm_alloc_pages(m, MOVABLE, 0, 0) == 4 * (n + 1));
-	CHECK_EQ_U(r->nr, BUDDY_HINT_RING - (unsigned int)m->zones[0].pageset[0].count - 1);
+	top = pfn_to_idx(m, 4 * (n + 1));
+	CHECK_EQ_U(pg[head].next, top);
+	CHECK_EQ_U(pg[top].private, entry_on(m, top, BUDDY_HINT_RING));
 	CHECK(tm_check(m) == 0);
 	mpm_machine_destroy(m);
 }
