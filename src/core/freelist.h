@@ -57,8 +57,8 @@ static inline void set_buddy_hint(struct mpm_page *pg, uint32_t idx)
  * BUDDY_HINT_RING below it, is the new deepest.  A refill that pops through
  * such blocks keeps that many misses in flight.
  *
- * A merge that unlinks the top block pops it the same way.  Anything else
- * (an unlink from deeper in, a tail add, a list_move, a block whose hint
+ * A merge or a list_move that unlinks the top block pops it the same way.
+ * Anything else (an unlink from deeper in, a tail add, a block whose hint
  * is two on) leaves the ring a little off, so that a later hint names an
  * entry a few nearer or further, or one that has left the list: a
  * prefetch wasted, never a wrong result -- hints are only prefetched and
@@ -198,18 +198,11 @@ static inline void move_page_freelist(struct mpm_machine *m, struct zone *z, uin
 	struct mpm_page *pg = m->pages;
 	int old_mt = pg[idx].freepage_mt;
 
-	if (z->sorted) {
-		sorted_del_from_freelist(pg, z, idx, order, old_mt);
-		sorted_add_to_freelist(pg, z, idx, order, new_mt);
-	} else {
-		/* list_move */
-		list_del(pg, idx);
-		list_add(pg, idx, z->free_area[order].free_list[new_mt]);
-	}
-	set_buddy_hint(pg, idx);
+	/* list_move, through the paths every unlink and link takes (hints too) */
+	__del_from_freelist(pg, z, idx, order, old_mt, z->sorted != NULL);
+	add_to_freelist_pos(pg, z, idx, order, new_mt, false, z->sorted != NULL);
 	ADD_ONCE(z->nr_free_mt[old_mt], -(1l << order));
 	ADD_ONCE(z->nr_free_mt[new_mt], 1l << order);
-	pg[idx].freepage_mt = (uint8_t)new_mt;
 	/* add_to_freelist may return the region (patch 25) */
 	if (z->ralloc && order == MAX_ORDER - 1)
 		try_return_region(m, z, idx, order, new_mt);
