@@ -153,19 +153,23 @@ static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int
 	return true;
 }
 
-/* The first fault in a 2 MiB range: anon_vma on the vma's first fault, a pte page. */
+/*
+ * The first fault in a 2 MiB range: anon_vma on the vma's first fault, a
+ * pte page.  Any of these allocations may fail by OOM-killing this task,
+ * whose exit buries @v and frees its mm's page tables: nothing more may be
+ * allocated for either then, so each failure ends the fault at once.
+ */
 static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
 {
 	uint32_t pte;
 
-	if (!v->slab_objs[1]) {
-		v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu);
-		v->slab_objs[2] = ksim_slab_alloc(k, SLAB_AVC, cpu);
-	}
+	if (!v->slab_objs[1] && !(v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu)))
+		return false;
+	if (!v->slab_objs[2] && !(v->slab_objs[2] = ksim_slab_alloc(k, SLAB_AVC, cpu)))
+		return false;
 	if (!ensure_pmd(k, v->mm, v->va + (uint64_t)chunk * PAGES_PER_PMD, cpu))
 		return false;
 	pte = alloc_pt_page(k, cpu);
-	/* a failed allocation may have OOM-killed us: the vma is gone then */
 	if (pte == NO_PFN32)
 		return false;
 	v->pte[chunk] = pte;
@@ -233,6 +237,30 @@ static uint32_t faults_ahead(uint32_t i, uint32_t to, uint64_t used, uint64_t bu
 }
 
 /*
+ * Map the @got pages of a fault run at *@pos of @v (do_anonymous_page for
+ * each: clear_page, set_pte) and move *@pos past them; returns their time.
+ */
+static uint64_t map_faulted(struct ksim *k, struct kvma *v, uint32_t *pos,
+			    const uint64_t *pfns, size_t got, uint64_t cost)
+{
+	uint32_t i = *pos;
+
+	if (!got)
+		return 0;
+	for (size_t j = 0; j < got; j++) {
+		map_page(k, v, i + (uint32_t)j, pfns[j]);
+		ksim_touch(k, pfns[j], TOUCH_PAGE_WR);		/* clear_page */
+	}
+	/* set_pte: a line of the run's page-table page per fault */
+	ksim_touch_n(k, v->pte[i / PAGES_PER_PMD], TOUCH_LINE, (uint32_t)got);
+	v->rss += got;
+	v->mm->rss += got;
+	k->c.faults += got;
+	*pos += (uint32_t)got;
+	return got * cost;
+}
+
+/*
  * Fault pages [*pos, to) of @v in order, while the budget lasts.  The
  * order-0 faults of one chunk take their pages in one bulk allocation,
  * which decides exactly as one allocation per fault would: nothing else
@@ -251,7 +279,6 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		uint32_t i = *pos, chunk = i / PAGES_PER_PMD;
 		uint64_t pfns[FAULT_BATCH];
 		size_t n, got;
-		bool failed = false;
 
 		if (v->pte[chunk] == NO_PFN32) {
 			if (!prepare_chunk(k, v, chunk, cpu))
@@ -265,28 +292,20 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		}
 		n = faults_ahead(i, to, used, budget, cost);
 		got = mpm_alloc_pages_bulk(k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu, n, pfns);
-		if (got < n) {
-			pfns[got] = ksim_alloc_page_failed(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
-			if (pfns[got] != MPM_NO_PFN)
-				got++;
-			else
-				failed = true;
-		}
-		for (size_t j = 0; j < got; j++) {
-			map_page(k, v, i + (uint32_t)j, pfns[j]);
-			ksim_touch(k, pfns[j], TOUCH_PAGE_WR);		/* clear_page */
-		}
-		/* set_pte: a line of the run's page-table page per fault (none
-		 * when the run failed at once: an OOM kill may have freed v->pte) */
-		if (got)
-			ksim_touch_n(k, v->pte[chunk], TOUCH_LINE, (uint32_t)got);
-		v->rss += got;
-		v->mm->rss += got;
-		k->c.faults += got;
-		*pos += (uint32_t)got;
-		used += got * cost;
-		if (failed)
+		used += map_faulted(k, v, pos, pfns, got, cost);
+		if (got == n)
+			continue;
+		/*
+		 * The fault after the run fails.  The run's pages are mapped
+		 * first, as one fault at a time would have them when this one
+		 * reclaims or OOM-kills: the victim's rss counts them, and if
+		 * the victim is this task, exit frees them with its vmas (v is
+		 * buried then: nothing below may touch it).
+		 */
+		pfns[0] = ksim_alloc_page_failed(k, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
+		if (pfns[0] == MPM_NO_PFN)
 			break;		/* killed, or the run failed */
+		used += map_faulted(k, v, pos, pfns, 1, cost);
 	}
 	return used;
 }

@@ -4,6 +4,7 @@
  * pagetest runs with the allocator checker and the owner/content checker at
  * every sample; conservation (what the allocator counts as used equals what
  * the model holds); an out-of-memory run that the OOM killer resolves;
+ * a task OOM-killed by its own fault in the middle of a bulk fault run;
  * determinism of the sample series.
  */
 #include "ksim_helpers.h"
@@ -65,6 +66,27 @@ static void test_oom(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * One process faulting more than the machine has: a chunk's bulk allocation
+ * comes back short, the next fault kills the faulting task itself, and its
+ * exit must free the pages of that run too, without the fault path touching
+ * the buried vma afterwards.
+ */
+static void test_oom_self_mid_run(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
+	CHECK(run(&r, &c, "pagetest:size=64M,hold=1", &s, 5, false) == 0);
+	CHECK_EQ_U(r.k->c.oom_kills, 1);
+	CHECK(r.k->c.faults > 0 && r.k->c.faults < 16384);
+	CHECK_EQ_U(r.owner_mismatches + r.content_mismatches, 0);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
 static void test_determinism(void)
 {
 	struct mpm_machine_spec s;
@@ -90,6 +112,7 @@ int main(void)
 	test_ebizzy(true);
 	test_pagetest_accounting();
 	test_oom();
+	test_oom_self_mid_run();
 	test_determinism();
 	return t_report("sim/ksim");
 }
