@@ -35,6 +35,7 @@
 
 #include <mempower/mempower.h>
 
+#include "io/errline.h"
 #include "io/size.h"
 #include "ref_buddy.h"
 
@@ -159,11 +160,9 @@ static void bench_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mempower: bench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	mpm_verror_line(stderr, "mempower: bench: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void usage(FILE *out)

@@ -6,6 +6,7 @@
 #include <mempower/mempower.h>
 
 #include "bench.h"
+#include "io/errline.h"
 #include "cli.h"
 #include "sim/workload.h"
 
@@ -13,11 +14,9 @@ int mpm_cli_fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("mempower: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	mpm_verror_line(stderr, "mempower: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 

@@ -42,6 +42,10 @@ expect_error 1 "regoin_size: unknown key" run --machine "$DATA/bad-unknown-key.j
 expect_error 1 "cpus: expected an integer" run --machine "$DATA/bad-cpus-type.json"
 expect_error 1 "holes[0]: does not lie inside one zone" run --machine "$DATA/bad-hole-outside.json"
 expect_error 1 "unable to open" run --machine "$TMP/missing.json"
+# what an error echoes is escaped: a newline in a key or an option stays one line
+expect_error 1 'nodes[0].zo\nes: unknown key' run --machine "$DATA/bad-key-newline.json"
+expect_error 2 "unknown option '--a\\nb\\x01'" run $'--a\nb\x01'
+expect_error 1 "workload churn: unknown key 'a\\tb'" run --workload $'churn:a\tb=1'
 
 # policies, workloads, other values
 expect_error 1 "unknown policy 'fastest'" run --policy fastest
