@@ -86,6 +86,10 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
+#define MEMSPEC_MAX_MA		1e4	/* 10 A per device */
+#define MEMSPEC_MAX_V		5.0
+#define MEMSPEC_MAX_CLOCKS	1e9
+
 int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 {
 	const struct { const char *name; double v; } nonneg[] = {
@@ -98,18 +102,44 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		{ "vpp", s->vpp },
 	};
 
+	const struct { const char *name; double v; } timings[] = {
+		{ "RC", s->rc }, { "RAS", s->ras }, { "RFC", s->rfc }, { "REFI", s->refi },
+		{ "XP", s->xp }, { "XS", s->xs },
+	};
+
 	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
 		if (!(nonneg[i].v >= 0) || !isfinite(nonneg[i].v))
 			return bad(err, errlen, "%s: negative or not a number (%g)",
 				   nonneg[i].name, nonneg[i].v);
+	/*
+	 * Bounds far outside any DRAM, so that every energy the model derives
+	 * from them stays a finite number: currents (mA) and voltages below
+	 * MEMSPEC_MAX_MA and MEMSPEC_MAX_V, geometry below 2^48 bytes a
+	 * device, the clock between 1 MHz and 100 GHz, timings below 10^9
+	 * clocks.
+	 */
+	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
+		if (nonneg[i].v > (nonneg[i].name[0] == 'v' ? MEMSPEC_MAX_V : MEMSPEC_MAX_MA))
+			return bad(err, errlen, "%s %g: out of range (at most %g)", nonneg[i].name,
+				   nonneg[i].v, nonneg[i].name[0] == 'v' ? MEMSPEC_MAX_V : MEMSPEC_MAX_MA);
 	if (s->width != 4 && s->width != 8 && s->width != 16 && s->width != 32)
 		return bad(err, errlen, "width %u: expected 4, 8, 16 or 32 bits", s->width);
 	if (!s->banks || !s->rows || !s->columns || !s->burst_length || !s->data_rate)
 		return bad(err, errlen, "banks, rows, columns, burst length and data rate must be positive");
+	if (s->banks > 256 || s->rows > (1u << 22) || s->columns > (1u << 16) ||
+	    s->burst_length > 64 || s->data_rate > 8)
+		return bad(err, errlen, "banks %u, rows %u, columns %u, burst length %u, data rate %u: "
+			   "out of range (at most 256, 2^22, 2^16, 64, 8)", s->banks, s->rows,
+			   s->columns, s->burst_length, s->data_rate);
 	if (!(s->vdd > 0) || !(s->clk_mhz > 0) || !isfinite(s->vdd) || !isfinite(s->clk_mhz))
 		return bad(err, errlen, "vdd and clock must be positive");
-	if (!(s->rc > 0 && s->ras > 0 && s->rfc > 0 && s->refi > 0 && s->xp > 0 && s->xs > 0))
-		return bad(err, errlen, "timings RC, RAS, RFC, REFI, XP, XS must be positive");
+	if (s->vdd > MEMSPEC_MAX_V || s->clk_mhz < 1 || s->clk_mhz > 1e5)
+		return bad(err, errlen, "vdd %g V, clock %g MHz: out of range (vdd at most %g V, clock 1 MHz to 100 GHz)",
+			   s->vdd, s->clk_mhz, MEMSPEC_MAX_V);
+	for (size_t i = 0; i < sizeof(timings) / sizeof(timings[0]); i++)
+		if (!(timings[i].v > 0) || !(timings[i].v <= MEMSPEC_MAX_CLOCKS))
+			return bad(err, errlen, "timing %s %g: must be positive and at most %g clocks",
+				   timings[i].name, timings[i].v, MEMSPEC_MAX_CLOCKS);
 	if (s->ras > s->rc)
 		return bad(err, errlen, "RAS %g > RC %g", s->ras, s->rc);
 	if (s->rfc >= s->refi)
@@ -203,6 +233,24 @@ static int parse_num(const char *v, double *out)
 	return (end == v || *end || errno || !isfinite(*out) || *out < 0) ? -1 : 0;
 }
 
+/*
+ * The largest value of each numeric key: far past any controller or
+ * machine, low enough that every energy the model computes stays finite
+ * (a domain cannot take more than about 10^9 line accesses a second).
+ */
+static double policy_max(const char *key)
+{
+	static const struct { const char *key; double max; } maxima[] = {
+		{ "pd", 1e12 }, { "sr", 1e9 }, { "poweron_us", 1e9 }, { "kernel_hz", 1e10 },
+		{ "cpu_w", 1e4 }, { "system_w", 1e7 },
+	};
+
+	for (size_t i = 0; i < sizeof(maxima) / sizeof(maxima[0]); i++)
+		if (!strcmp(key, maxima[i].key))
+			return maxima[i].max;
+	return INFINITY;	/* poweroff, force, group, split: checked below */
+}
+
 /* "key=value,...": pd, sr (DCLKs / tREFIs, or off), poweroff (0|1), ... */
 int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			   char *err, size_t errlen)
@@ -225,6 +273,9 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			v = -1;
 		else if (parse_num(eq, &v))
 			return bad(err, errlen, "--power-policy: malformed value '%s' for %s", eq, kv);
+		else if (v > policy_max(kv))
+			return bad(err, errlen, "--power-policy: %s=%s is out of range (at most %g)",
+				   kv, eq, policy_max(kv));
 		if (!strcmp(kv, "pd"))
 			p->pd_timer_clk = v;
 		else if (!strcmp(kv, "sr"))

@@ -35,14 +35,6 @@ struct dstate {
 	bool off;		/* powered off at the end of the last interval */
 };
 
-/* Length of [a, b) inside [lo, hi). */
-static double overlap(double a, double b, double lo, double hi)
-{
-	double x = a > lo ? a : lo, y = b < hi ? b : hi;
-
-	return y > x ? y - x : 0;
-}
-
 /*
  * Waking from a low-power state: the exit latency @exit_s (tXS or tXP),
  * cut from the end of the time in that state (@state_s), is spent in
@@ -66,15 +58,25 @@ static double charge_exit(struct mpm_power_result *r, const struct mpm_power_dom
 static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 		     const struct timers *tm, double age0, double len, double mult, bool wake)
 {
-	double b = age0 + len;
-	double stby = overlap(age0, b, 0, tm->pd);
-	double pd = overlap(age0, b, tm->pd, tm->sr);
-	double sr = overlap(age0, b, tm->sr, INFINITY);
+	/*
+	 * The gap cut at the timers, by lengths: its standby part runs to the
+	 * power-down timer, its power-down part from there to the
+	 * self-refresh timer, the rest is self-refresh.  Lengths, not ends
+	 * (age0 + len), so the parts add up to @len even when the age is so
+	 * large beside @len (a domain idle since a timer of 10^9 s) that
+	 * age0 + len would round back to age0.
+	 */
+	double stby = fmin(fmax(tm->pd - age0, 0), len);	/* pd <= sr: set_timers */
+	double rest = len - stby;
+	double pd = isfinite(tm->sr) ? fmin(fmax(tm->sr - fmax(age0, tm->pd), 0), rest) : rest;
+	double sr = rest - pd;
+	bool reached_sr = isfinite(tm->sr) && len >= tm->sr - age0;
+	bool reached_pd = isfinite(tm->pd) && len >= tm->pd - age0;
 
-	if (wake && isfinite(tm->sr) && b >= tm->sr && len > 0) {
+	if (wake && reached_sr && len > 0) {
 		stby += charge_exit(r, d, &sr, r->dev.xs_s, mult);
 		r->sr_exits += (uint64_t)mult;
-	} else if (wake && isfinite(tm->pd) && b >= tm->pd && len > 0) {
+	} else if (wake && reached_pd && len > 0) {
 		stby += charge_exit(r, d, &pd, r->dev.xp_s, mult);
 		r->pd_exits += (uint64_t)mult;
 	}

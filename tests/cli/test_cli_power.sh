@@ -38,6 +38,14 @@ expect_error 1 "--power-policy: unknown key 'idle'" run --workload none --power-
 expect_error 1 "--power-policy: malformed value 'soon' for sr" run --workload none --power-policy sr=soon
 expect_error 1 "--power-policy: poweroff=3 is out of range" run --workload none --power-policy poweroff=3
 expect_error 2 "option '--power' needs a value" run --power
+# beyond any DRAM or controller: the model's energies would overflow
+expect_error 1 "idd0 1e+308: out of range (at most 10000)" \
+	run --workload none --power "$DATA/bad-memspec-huge.json"
+expect_error 1 "rows 8388608" run --workload none --power "$DATA/bad-memspec-rows.json"
+expect_error 1 "--power-policy: kernel_hz=1e308 is out of range (at most 1e+10)" \
+	run --workload none --power-policy kernel_hz=1e308
+expect_error 1 "--power-policy: sr=1e127 is out of range (at most 1e+09)" \
+	run --workload none --power-policy sr=1e127
 expect_error 1 "--power-policy: split=3 is not a power of two from 1 to 4096" \
 	run --workload none --power-policy split=3
 expect_error 1 "--power-policy: group and split cannot both be above 1" \
