@@ -1,9 +1,10 @@
 #!/bin/bash
 # Install what building and testing mempower needs on Debian 12, unless it is
 # all there already.  Runs apt-get as root, or through sudo when not root.
+# Extra packages can be named as arguments (scripts/fuzz.sh adds clang's).
 set -euo pipefail
 
-PKGS=(cmake ninja-build gcc pkg-config libjansson-dev valgrind)
+PKGS=(cmake ninja-build gcc pkg-config libjansson-dev valgrind "$@")
 
 missing=()
 for p in "${PKGS[@]}"; do

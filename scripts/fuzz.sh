@@ -1,0 +1,28 @@
+#!/bin/bash
+# Explore a fuzz target with libFuzzer:
+#
+#   scripts/fuzz.sh TARGET [SECONDS] [libFuzzer options...]
+#
+# TARGET is machine_json, run_options or power (tests/fuzz/fuzz_TARGET.c); SECONDS
+# defaults to 300.  Builds the fuzz preset (clang, ASan + UBSan, libFuzzer)
+# in build/fuzz, starts from a copy of tests/fuzz/corpus/TARGET in
+# build/fuzz/corpus-TARGET (new inputs collect there, not in the tree) and
+# leaves any crash input in build/fuzz/.  Once its bug is fixed, a crash
+# input goes into tests/fuzz/corpus/TARGET, where every test run replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET=${1:?usage: scripts/fuzz.sh machine_json|run_options|power [SECONDS] [libFuzzer options]}
+SECONDS_MAX=${2:-300}
+shift $(($# < 2 ? $# : 2))
+[ -f "tests/fuzz/fuzz_$TARGET.c" ] || { echo "fuzz.sh: no target '$TARGET'" >&2; exit 2; }
+
+scripts/deps.sh clang libclang-rt-14-dev
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz --target "fuzz_$TARGET"
+work=build/fuzz/corpus-$TARGET
+mkdir -p "$work"
+cp -n tests/fuzz/corpus/"$TARGET"/* "$work"/
+exec build/fuzz/tests/"fuzz_$TARGET" -max_total_time="$SECONDS_MAX" -timeout=20 \
+	-rss_limit_mb=4096 -dict=tests/fuzz/"$TARGET".dict -artifact_prefix=build/fuzz/ \
+	"$@" "$work"
