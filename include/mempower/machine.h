@@ -90,7 +90,8 @@ struct mpm_machine_spec {
 	/*
 	 * Present pages the page allocator never gets (memblock_reserve: the
 	 * kernel image, the memmap): counted present, not managed, never free.
-	 * Sorted, not overlapping, inside zones.
+	 * Sorted, not overlapping.  A range may cover holes or pfns outside
+	 * every zone, as memblock.reserved may: only its present pages count.
 	 */
 	unsigned int nr_reserved;
 	const struct mpm_hole_spec *reserved;

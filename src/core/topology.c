@@ -122,11 +122,25 @@ static uint64_t absent_pages_in_range(const struct mpm_machine_spec *s,
 	return pages_in_ranges(s->holes, s->nr_holes, start, end);
 }
 
-/* Present pages of [start, end) reserved before the buddy allocator runs. */
+/*
+ * Present pages of [start, end) reserved before the buddy allocator runs:
+ * a memblock reservation may cover a hole too (memblock.reserved and
+ * memblock.memory are separate lists), and the hole's pages are absent,
+ * not reserved.
+ */
 static uint64_t reserved_pages_in_range(const struct mpm_machine_spec *s,
 					uint64_t start, uint64_t end)
 {
-	return pages_in_ranges(s->reserved, s->nr_reserved, start, end);
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < s->nr_reserved; i++) {
+		uint64_t a = s->reserved[i].start_pfn > start ? s->reserved[i].start_pfn : start;
+		uint64_t b = s->reserved[i].end_pfn < end ? s->reserved[i].end_pfn : end;
+
+		if (a < b)
+			n += (b - a) - absent_pages_in_range(s, a, b);
+	}
+	return n;
 }
 
 uint32_t alloc_list_head(struct mpm_machine *m)
@@ -203,8 +217,12 @@ static void memmap_init_zone(struct mpm_machine *m, struct zone *z,
 		uint64_t a = s->reserved[i].start_pfn > start ? s->reserved[i].start_pfn : start;
 		uint64_t b = s->reserved[i].end_pfn < end ? s->reserved[i].end_pfn : end;
 
-		for (uint64_t pfn = a; pfn < b; pfn++)
-			WRITE_ONCE(m->pages[pfn_to_idx(m, pfn)].flags, PG_reserved);
+		for (uint64_t pfn = a; pfn < b; pfn++) {
+			struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
+
+			if (!(READ_ONCE(page->flags) & PG_nomem))	/* a hole stays absent */
+				WRITE_ONCE(page->flags, PG_reserved);
+		}
 	}
 }
 

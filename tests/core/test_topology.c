@@ -130,6 +130,44 @@ static void test_boot_pageblocks_and_pcp(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * A memblock reservation over a hole (found by fuzz_layout): only its
+ * present pages are reserved.  The hole's pages stay absent, and managed is
+ * present less the reservation's present part, per zone and per region.
+ */
+static void test_reserved_over_hole(void)
+{
+	static struct mpm_hole_spec reserved[1] = { { 2000, 2400 } };
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct mpm_zone_info zi;
+	struct mpm_region_info ri;
+	char msg[256];
+
+	tm_flat(&t, 1024, 4096, 2);		/* [1024, 5120) */
+	t.holes[0] = (struct mpm_hole_spec){ 2100, 2140 };
+	t.spec.holes = t.holes;
+	t.spec.nr_holes = 1;
+	t.spec.reserved = reserved;
+	t.spec.nr_reserved = 1;
+	t.spec.region_shift = 11;		/* [0, 2048), [2048, 4096), [4096, 6144) */
+	t.spec.region_absolute = true;
+	m = tm_create(&t);
+	mpm_zone_info(m, 0, &zi);
+	CHECK_EQ_U(zi.present, 4096 - 40);
+	CHECK_EQ_U(zi.managed, 4096 - 40 - (400 - 40));
+	CHECK_EQ_U(zi.free_pages, zi.managed);
+	mpm_region_info(m, 0, 1, &ri);		/* [2048, 4096): 352 reserved, 40 absent */
+	CHECK_EQ_U(ri.present, 2048 - 40);
+	CHECK_EQ_U(ri.managed, 2048 - 40 - 352 + 40);
+	CHECK(mpm_page_state(m, 2100, NULL) == MPM_PAGE_HOLE);
+	CHECK(mpm_page_state(m, 2139, NULL) == MPM_PAGE_HOLE);
+	CHECK(mpm_page_state(m, 2099, NULL) == MPM_PAGE_RESERVED);
+	CHECK(mpm_page_state(m, 2140, NULL) == MPM_PAGE_RESERVED);
+	CHECK(mpm_check(m, msg, sizeof(msg)) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_bad_specs(void)
 {
 	struct test_machine t;
@@ -159,6 +197,7 @@ int main(void)
 	test_sandybridge_regions();
 	test_region_lookup();
 	test_boot_pageblocks_and_pcp();
+	test_reserved_over_hole();
 	test_bad_specs();
 	return t_report("core/topology");
 }
