@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh TARGET [SECONDS] [libFuzzer options...]
 #
-# TARGET is machine_json, run_options or power (tests/fuzz/fuzz_TARGET.c); SECONDS
+# TARGET is machine_json, run_options, layout or power (tests/fuzz/fuzz_TARGET.c); SECONDS
 # defaults to 300.  Builds the fuzz preset (clang, ASan + UBSan, libFuzzer)
 # in build/fuzz, starts from a copy of tests/fuzz/corpus/TARGET in
 # build/fuzz/corpus-TARGET (new inputs collect there, not in the tree) and
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGET=${1:?usage: scripts/fuzz.sh machine_json|run_options|power [SECONDS] [libFuzzer options]}
+TARGET=${1:?usage: scripts/fuzz.sh machine_json|run_options|layout|power [SECONDS] [libFuzzer options]}
 SECONDS_MAX=${2:-300}
 shift $(($# < 2 ? $# : 2))
 [ -f "tests/fuzz/fuzz_$TARGET.c" ] || { echo "fuzz.sh: no target '$TARGET'" >&2; exit 2; }
@@ -23,6 +23,7 @@ cmake --build --preset fuzz --target "fuzz_$TARGET"
 work=build/fuzz/corpus-$TARGET
 mkdir -p "$work"
 cp -n tests/fuzz/corpus/"$TARGET"/* "$work"/
+dict=()
+[ -f tests/fuzz/"$TARGET".dict ] && dict=(-dict=tests/fuzz/"$TARGET".dict)
 exec build/fuzz/tests/"fuzz_$TARGET" -max_total_time="$SECONDS_MAX" -timeout=20 \
-	-rss_limit_mb=4096 -dict=tests/fuzz/"$TARGET".dict -artifact_prefix=build/fuzz/ \
-	"$@" "$work"
+	-rss_limit_mb=4096 "${dict[@]}" -artifact_prefix=build/fuzz/ "$@" "$work"

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Machine layouts built straight from the bytes, through the library's own
+ * spec (no JSON in the way, so the fuzzer reaches odd layouts quickly): one
+ * to four nodes of up to four zones each, zone edges on any page, holes and
+ * reserved ranges anywhere, node-relative or absolute regions of 2^k
+ * pages, pageblock order, CPUs, minimum free kbytes and any valid set of
+ * feature switches.  A spec the library rejects must say why.  A machine it
+ * accepts runs the rest of the bytes as operations -- allocations of every
+ * order, gfp and CPU (also on a given node and in bulk), frees hot, cold
+ * and in lists, drains, vmstat updates -- with mpm_check() after every one,
+ * and after everything is freed and drained.
+ */
+#include <string.h>
+
+#include <mempower/mempower.h>
+
+#include "fuzz.h"
+
+#define MAX_NODES	4
+#define MAX_ZONES	(MAX_NODES * 4)
+#define MAX_HOLES	4
+#define MAX_LIVE	256
+#define MAX_OPS		400
+#define MAX_SPAN	(1u << 16)	/* 256 MiB of pfns */
+
+struct bytes {
+	const uint8_t *p;
+	size_t n;
+};
+
+static unsigned int take(struct bytes *b, unsigned int bound)
+{
+	unsigned int v;
+
+	if (!b->n || !bound)
+		return 0;
+	v = b->p[0];
+	if (bound > 256 && b->n > 1) {
+		v = v << 8 | b->p[1];
+		b->p++;
+		b->n--;
+	}
+	b->p++;
+	b->n--;
+	return v % bound;
+}
+
+struct layout {
+	struct mpm_machine_spec spec;
+	struct mpm_zone_spec zones[MAX_ZONES];
+	struct mpm_hole_spec holes[MAX_HOLES], reserved[MAX_HOLES];
+};
+
+/* Ascending zones, each node's types ascending; lengths and gaps in pages. */
+static void build_zones(struct bytes *b, struct layout *l)
+{
+	uint64_t pfn = take(b, 4096);
+	unsigned int nodes = 1 + take(b, MAX_NODES);
+
+	for (unsigned int n = 0; n < nodes; n++) {
+		int type = (int)take(b, MPM_NR_ZONE_TYPES);
+		unsigned int nz = 1 + take(b, 2);
+
+		if (take(b, 4) == 0)
+			l->spec.node_start_pfn[n] = pfn > 0 ? pfn - take(b, pfn < 64 ? pfn : 64) : 0;
+		for (unsigned int z = 0; z < nz && type < MPM_NR_ZONE_TYPES; z++, type++) {
+			uint64_t len = 1 + take(b, 8192);
+
+			if (l->spec.nr_zones == MAX_ZONES || pfn + len > MAX_SPAN)
+				return;
+			l->zones[l->spec.nr_zones++] = (struct mpm_zone_spec){
+				n, (enum mpm_zone_type)type, pfn, pfn + len };
+			l->spec.nr_nodes = n + 1;
+			pfn += len + (take(b, 3) ? 0 : take(b, 2048));
+			type += (int)take(b, 2);
+		}
+	}
+}
+
+/* Up to MAX_HOLES ascending ranges inside zones (the library checks the rest). */
+static unsigned int build_ranges(struct bytes *b, const struct layout *l,
+				 struct mpm_hole_spec *r)
+{
+	unsigned int nr = take(b, MAX_HOLES + 1);
+	uint64_t last = 0;
+	unsigned int got = 0;
+
+	for (unsigned int i = 0; i < nr && l->spec.nr_zones; i++) {
+		const struct mpm_zone_spec *z = &l->zones[take(b, l->spec.nr_zones)];
+		uint64_t span = z->end_pfn - z->start_pfn;
+		uint64_t start = z->start_pfn + take(b, (unsigned int)(span < 65535 ? span : 65535));
+		uint64_t len = 1 + take(b, 600);
+
+		if (start < last || start + len > z->end_pfn)
+			continue;
+		r[got++] = (struct mpm_hole_spec){ start, start + len };
+		last = start + len;
+	}
+	return got;
+}
+
+static unsigned long build_features(struct bytes *b)
+{
+	static const char *const policies[] = { "mainline", "sorted", "split", "full" };
+	unsigned long f = 0;
+
+	mpm_policy_features(policies[take(b, 4)], &f);
+	if (take(b, 4) == 0)	/* an ablation: one switch toggled */
+		f ^= 1ul << take(b, 9);
+	return f;
+}
+
+static const mpm_gfp_t gfps[] = {
+	MPM_GFP_KERNEL, MPM_GFP_HIGHUSER_MOVABLE, MPM_GFP_TEMPORARY, MPM_GFP_USER,
+	MPM_GFP_KERNEL | MPM___GFP_DMA32, MPM_GFP_KERNEL | MPM___GFP_DMA,
+	MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD, MPM_GFP_TRANSHUGE,
+};
+
+struct live {
+	uint64_t pfn[MAX_LIVE];
+	uint8_t order[MAX_LIVE];
+	unsigned int n;
+};
+
+static void keep(struct live *lv, uint64_t pfn, unsigned int order)
+{
+	if (pfn != MPM_NO_PFN && lv->n < MAX_LIVE) {
+		lv->pfn[lv->n] = pfn;
+		lv->order[lv->n++] = (uint8_t)order;
+	}
+}
+
+static void free_one(struct mpm_machine *m, struct live *lv, unsigned int i,
+		     unsigned int cpu, bool cold)
+{
+	int r = cold && !lv->order[i] ? mpm_free_cold_page(m, lv->pfn[i], cpu) :
+		mpm_free_pages(m, lv->pfn[i], lv->order[i], cpu);
+
+	if (r)
+		fuzz_fail("free of an allocated block (pfn %llu order %u) refused",
+			  (unsigned long long)lv->pfn[i], lv->order[i]);
+	lv->n--;
+	lv->pfn[i] = lv->pfn[lv->n];
+	lv->order[i] = lv->order[lv->n];
+}
+
+/* release_pages: up to @k of the newest order-0 blocks in one list, hot or cold. */
+static void free_list(struct mpm_machine *m, struct live *lv, unsigned int k,
+		      unsigned int cpu, int cold)
+{
+	uint64_t pfns[16];
+	unsigned int n = 0;
+
+	for (unsigned int i = lv->n; i-- > 0 && n < k;) {
+		if (lv->order[i])
+			continue;
+		pfns[n++] = lv->pfn[i];
+		lv->n--;
+		lv->pfn[i] = lv->pfn[lv->n];
+		lv->order[i] = lv->order[lv->n];
+	}
+	if (n && mpm_free_page_list(m, pfns, n, cpu, cold))
+		fuzz_fail("free of %u allocated pages in a list refused", n);
+}
+
+static void one_op(struct bytes *b, struct mpm_machine *m, struct live *lv)
+{
+	unsigned int cpu = take(b, mpm_nr_cpus(m)), op = take(b, 8);
+	unsigned int order = take(b, 4) ? take(b, 4) : take(b, MPM_MAX_ORDER);
+	mpm_gfp_t gfp = gfps[take(b, sizeof(gfps) / sizeof(gfps[0]))];
+	uint64_t pfns[16];
+	size_t got;
+
+	/* 0-3: allocations; 4: free, 7: free hot or cold, 5: drain, 6: vmstat */
+	if (op == 7 || (op >= 4 && lv->n)) {
+		if (op == 7 && lv->n) {
+			free_one(m, lv, take(b, lv->n), cpu, take(b, 2));
+		} else if (op == 4 && take(b, 2)) {
+			free_list(m, lv, 1 + take(b, 16), cpu, (int)take(b, 2));
+		} else if (op == 4) {
+			free_one(m, lv, take(b, lv->n), cpu, false);
+		} else if (op == 5) {
+			mpm_drain_local_pages(m, cpu);
+		} else {
+			mpm_refresh_cpu_vm_stats(m, cpu);
+		}
+		return;
+	}
+	if (op == 3) {
+		got = mpm_alloc_pages_bulk(m, gfp, 0, cpu, 1 + take(b, 16), pfns);
+		for (size_t i = 0; i < got; i++)
+			keep(lv, pfns[i], 0);
+		return;
+	}
+	if (gfp == MPM_GFP_TRANSHUGE)
+		order = 9;
+	keep(lv, op == 2 ? mpm_alloc_pages_node(m, take(b, mpm_nr_nodes(m)), gfp, order, cpu) :
+			   mpm_alloc_pages(m, gfp, order, cpu), order);
+}
+
+static void exercise(struct bytes *b, struct mpm_machine *m)
+{
+	struct live lv = { .n = 0 };
+	char msg[512];
+
+	for (unsigned int i = 0; i < MAX_OPS && b->n; i++) {
+		one_op(b, m, &lv);
+		if (mpm_check(m, msg, sizeof(msg)))
+			fuzz_fail("after operation %u: %s", i, msg);
+	}
+	while (lv.n)
+		free_one(m, &lv, 0, 0, false);
+	mpm_drain_all_pages(m);
+	if (mpm_check(m, msg, sizeof(msg)))
+		fuzz_fail("after freeing everything: %s", msg);
+	if (mpm_free_regions(m) > mpm_regions_total(m))
+		fuzz_fail("%u free regions of %u", mpm_free_regions(m), mpm_regions_total(m));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bytes b = { data, size };
+	struct layout l;
+	struct mpm_machine *m;
+	char err[512];
+
+	memset(&l, 0, sizeof(l));
+	l.spec.zones = l.zones;
+	l.spec.holes = l.holes;
+	l.spec.reserved = l.reserved;
+	build_zones(&b, &l);
+	l.spec.nr_holes = build_ranges(&b, &l, l.holes);
+	l.spec.nr_reserved = build_ranges(&b, &l, l.reserved);
+	l.spec.pageblock_order = 9 + take(&b, 2);
+	l.spec.region_shift = l.spec.pageblock_order + take(&b, 6);
+	l.spec.region_absolute = take(&b, 2);
+	l.spec.nr_cpus = 1 + take(&b, 8);
+	l.spec.min_free_kbytes = take(&b, 4) ? 0 : 64 + take(&b, 4096);
+	l.spec.features = build_features(&b);
+	l.spec.evac_threshold = take(&b, 4) ? 0 : 1 + take(&b, 600);
+	m = mpm_machine_create(&l.spec, err, sizeof(err));
+	if (!m) {
+		fuzz_require_message("mpm_machine_create", err);
+		return 0;
+	}
+	exercise(&b, m);
+	mpm_machine_destroy(m);
+	return 0;
+}
