@@ -6,8 +6,8 @@
 #include <mempower/mempower.h>
 
 #include "bench.h"
-#include "io/errline.h"
 #include "cli.h"
+#include "io/errline.h"
 #include "sim/workload.h"
 
 int mpm_cli_fail(int status, const char *fmt, ...)

@@ -92,16 +92,16 @@ static int bad(char *err, size_t errlen, const char *fmt, ...)
 
 int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 {
-	const struct { const char *name; double v; } nonneg[] = {
-		{ "idd0", s->idd0 }, { "idd2n", s->idd2n }, { "idd2p", s->idd2p },
-		{ "idd3n", s->idd3n }, { "idd3p", s->idd3p }, { "idd4r", s->idd4r },
-		{ "idd4w", s->idd4w }, { "idd5", s->idd5 }, { "idd6", s->idd6 },
-		{ "ipp0", s->ipp0 }, { "ipp2n", s->ipp2n }, { "ipp2p", s->ipp2p },
-		{ "ipp3n", s->ipp3n }, { "ipp3p", s->ipp3p }, { "ipp4r", s->ipp4r },
-		{ "ipp4w", s->ipp4w }, { "ipp5", s->ipp5 }, { "ipp6", s->ipp6 },
-		{ "vpp", s->vpp },
+	const double ma = MEMSPEC_MAX_MA;
+	const struct { const char *name; double v, max; } nonneg[] = {
+		{ "idd0", s->idd0, ma }, { "idd2n", s->idd2n, ma }, { "idd2p", s->idd2p, ma },
+		{ "idd3n", s->idd3n, ma }, { "idd3p", s->idd3p, ma }, { "idd4r", s->idd4r, ma },
+		{ "idd4w", s->idd4w, ma }, { "idd5", s->idd5, ma }, { "idd6", s->idd6, ma },
+		{ "ipp0", s->ipp0, ma }, { "ipp2n", s->ipp2n, ma }, { "ipp2p", s->ipp2p, ma },
+		{ "ipp3n", s->ipp3n, ma }, { "ipp3p", s->ipp3p, ma }, { "ipp4r", s->ipp4r, ma },
+		{ "ipp4w", s->ipp4w, ma }, { "ipp5", s->ipp5, ma }, { "ipp6", s->ipp6, ma },
+		{ "vpp", s->vpp, MEMSPEC_MAX_V },
 	};
-
 	const struct { const char *name; double v; } timings[] = {
 		{ "RC", s->rc }, { "RAS", s->ras }, { "RFC", s->rfc }, { "REFI", s->refi },
 		{ "XP", s->xp }, { "XS", s->xs },
@@ -119,9 +119,9 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 	 * clocks.
 	 */
 	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
-		if (nonneg[i].v > (nonneg[i].name[0] == 'v' ? MEMSPEC_MAX_V : MEMSPEC_MAX_MA))
+		if (nonneg[i].v > nonneg[i].max)
 			return bad(err, errlen, "%s %g: out of range (at most %g)", nonneg[i].name,
-				   nonneg[i].v, nonneg[i].name[0] == 'v' ? MEMSPEC_MAX_V : MEMSPEC_MAX_MA);
+				   nonneg[i].v, nonneg[i].max);
 	if (s->width != 4 && s->width != 8 && s->width != 16 && s->width != 32)
 		return bad(err, errlen, "width %u: expected 4, 8, 16 or 32 bits", s->width);
 	if (!s->banks || !s->rows || !s->columns || !s->burst_length || !s->data_rate)

@@ -62,9 +62,9 @@ static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 	 * The gap cut at the timers, by lengths: its standby part runs to the
 	 * power-down timer, its power-down part from there to the
 	 * self-refresh timer, the rest is self-refresh.  Lengths, not ends
-	 * (age0 + len), so the parts add up to @len even when the age is so
-	 * large beside @len (a domain idle since a timer of 10^9 s) that
-	 * age0 + len would round back to age0.
+	 * (age0 + len), so the parts add up to @len even when the age dwarfs
+	 * it: a long-idle domain's age is capped at the self-refresh timer,
+	 * and beside a large timer a short gap rounds away in age0 + len.
 	 */
 	double stby = fmin(fmax(tm->pd - age0, 0), len);	/* pd <= sr: set_timers */
 	double rest = len - stby;
