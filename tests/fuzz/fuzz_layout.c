@@ -8,8 +8,11 @@
  * feature switches.  A spec the library rejects must say why.  A machine it
  * accepts runs the rest of the bytes as operations -- allocations of every
  * order, gfp and CPU (also on a given node and in bulk), frees hot, cold
- * and in lists, drains, vmstat updates -- with mpm_check() after every one,
- * and after everything is freed and drained.
+ * and in lists, drains, vmstat updates, pages with an owner in the reverse
+ * map, evacuations of any zone region and kmempowerd's queue -- with
+ * mpm_check() after every one, and after everything is freed and drained.
+ * After an evacuation every owned page must be where its owner was told it
+ * went, with its owner, index and content.
  */
 #include <string.h>
 
@@ -23,6 +26,8 @@
 #define MAX_LIVE	256
 #define MAX_OPS		400
 #define MAX_SPAN	(1u << 16)	/* 256 MiB of pfns */
+#define MAX_OWNED	128
+#define OWNER		1u		/* the one owner; index = slot in owned[] */
 
 struct bytes {
 	const uint8_t *p;
@@ -121,7 +126,83 @@ struct live {
 	uint64_t pfn[MAX_LIVE];
 	uint8_t order[MAX_LIVE];
 	unsigned int n;
+	uint64_t owned[MAX_OWNED];	/* MPM_NO_PFN: a free slot */
 };
+
+static uint32_t tag_of(uint32_t slot)
+{
+	return slot * 2654435761u + 1;
+}
+
+/* migrate_ops.move: the owner's reference follows its page. */
+static int owner_move(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to)
+{
+	struct live *lv = arg;
+
+	if (owner != OWNER || index >= MAX_OWNED || lv->owned[index] != from)
+		fuzz_fail("move of owner %u index %u from pfn %llu, which it does not hold",
+			  owner, index, (unsigned long long)from);
+	lv->owned[index] = to;
+	return 0;
+}
+
+/* Every owned page where its owner thinks, with its owner, index and content. */
+static void check_owned(const struct mpm_machine *m, const struct live *lv)
+{
+	for (uint32_t i = 0; i < MAX_OWNED; i++) {
+		uint32_t index, content;
+
+		if (lv->owned[i] == MPM_NO_PFN)
+			continue;
+		if (mpm_rmap_get(m, lv->owned[i], &index, &content) != OWNER || index != i ||
+		    content != tag_of(i))
+			fuzz_fail("owned page %u at pfn %llu lost its owner, index or content", i,
+				  (unsigned long long)lv->owned[i]);
+	}
+}
+
+static void own(struct mpm_machine *m, struct live *lv, unsigned int slot, unsigned int cpu)
+{
+	uint64_t pfn;
+
+	if (lv->owned[slot] != MPM_NO_PFN) {	/* unmap it: clear the owner, free */
+		mpm_rmap_clear(m, lv->owned[slot]);
+		if (mpm_free_pages(m, lv->owned[slot], 0, cpu))
+			fuzz_fail("free of an owned page refused after its owner was cleared");
+		lv->owned[slot] = MPM_NO_PFN;
+		return;
+	}
+	pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu);
+	if (pfn == MPM_NO_PFN)
+		return;
+	mpm_rmap_set(m, pfn, OWNER, slot, tag_of(slot));
+	lv->owned[slot] = pfn;
+}
+
+/* One region evacuated, as kmempowerd's worker would, or its queue worked off. */
+static void evacuate(struct bytes *b, struct mpm_machine *m, unsigned int cpu)
+{
+	unsigned int zid = take(b, mpm_nr_zones(m));
+	struct mpm_evac_result res;
+	struct mpm_zone_info zi;
+	uint32_t rids[8];
+	int n;
+
+	if (take(b, 2)) {
+		mpm_zone_info(m, zid, &zi);
+		memset(&res, 0, sizeof(res));
+		if (mpm_evacuate_region(m, zid, take(b, zi.nr_regions), cpu, false, &res))
+			fuzz_fail("evacuation of a region of zone %u refused", zid);
+		return;
+	}
+	n = mpm_mempower_work_take(m, zid, rids, 8);
+	for (int i = 0; i < n; i++) {
+		memset(&res, 0, sizeof(res));
+		mpm_evacuate_region(m, zid, rids[i], cpu, false, &res);
+	}
+	if (n > 0)
+		mpm_mempower_work_done(m, zid, rids, (unsigned int)n);
+}
 
 static void keep(struct live *lv, uint64_t pfn, unsigned int order)
 {
@@ -166,13 +247,23 @@ static void free_list(struct mpm_machine *m, struct live *lv, unsigned int k,
 
 static void one_op(struct bytes *b, struct mpm_machine *m, struct live *lv)
 {
-	unsigned int cpu = take(b, mpm_nr_cpus(m)), op = take(b, 8);
+	unsigned int cpu = take(b, mpm_nr_cpus(m)), op = take(b, 10);
 	unsigned int order = take(b, 4) ? take(b, 4) : take(b, MPM_MAX_ORDER);
 	mpm_gfp_t gfp = gfps[take(b, sizeof(gfps) / sizeof(gfps[0]))];
 	uint64_t pfns[16];
 	size_t got;
 
-	/* 0-3: allocations; 4: free, 7: free hot or cold, 5: drain, 6: vmstat */
+	/* 0-3: allocations; 4: free, 7: free hot or cold, 5: drain, 6: vmstat;
+	 * 8: an owned page mapped or unmapped, 9: evacuation */
+	if (op == 8) {
+		own(m, lv, take(b, MAX_OWNED), cpu);
+		return;
+	}
+	if (op == 9) {
+		evacuate(b, m, cpu);
+		check_owned(m, lv);
+		return;
+	}
 	if (op == 7 || (op >= 4 && lv->n)) {
 		if (op == 7 && lv->n) {
 			free_one(m, lv, take(b, lv->n), cpu, take(b, 2));
@@ -201,14 +292,25 @@ static void one_op(struct bytes *b, struct mpm_machine *m, struct live *lv)
 
 static void exercise(struct bytes *b, struct mpm_machine *m)
 {
-	struct live lv = { .n = 0 };
+	static struct live lv;
+	struct mpm_migrate_ops ops = { .move = owner_move, .arg = &lv };
 	char msg[512];
+
+	lv.n = 0;
+	for (unsigned int i = 0; i < MAX_OWNED; i++)
+		lv.owned[i] = MPM_NO_PFN;
+	mpm_rmap_enable(m);
+	mpm_set_migrate_ops(m, &ops);
 
 	for (unsigned int i = 0; i < MAX_OPS && b->n; i++) {
 		one_op(b, m, &lv);
 		if (mpm_check(m, msg, sizeof(msg)))
 			fuzz_fail("after operation %u: %s", i, msg);
 	}
+	check_owned(m, &lv);
+	for (unsigned int i = 0; i < MAX_OWNED; i++)
+		if (lv.owned[i] != MPM_NO_PFN)
+			own(m, &lv, i, 0);
 	while (lv.n)
 		free_one(m, &lv, 0, 0, false);
 	mpm_drain_all_pages(m);
