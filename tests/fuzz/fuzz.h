@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,6 +38,25 @@ static inline void fuzz_require_message(const char *what, const char *err)
 {
 	if (!err[0])
 		fuzz_fail("%s failed without a message", what);
+}
+
+/*
+ * The loaders take paths: write @size bytes of @data to this process's
+ * $TMPDIR/mpm-fuzz-<@stem>-<pid>.json (/tmp without TMPDIR) and return the
+ * path; the caller unlinks it.  One target per process, so one buffer.
+ */
+static inline const char *fuzz_write_file(const char *stem, const void *data, size_t size)
+{
+	static char path[96];
+	const char *dir = getenv("TMPDIR");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mpm-fuzz-%s-%d.json",
+		 dir && strlen(dir) < 48 ? dir : "/tmp", stem, (int)getpid());
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
+		fuzz_fail("cannot write %s", path);
+	return path;
 }
 
 #endif /* MPM_TESTS_FUZZ_H */

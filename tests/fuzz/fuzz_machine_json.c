@@ -8,11 +8,6 @@
  * phase.  This is where odd layouts (holes, tiny zones, unaligned and
  * node-relative regions, many nodes) meet the core.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
 #include <mempower/mempower.h>
 
 #include "fuzz.h"
@@ -20,19 +15,6 @@
 
 #define MAX_SPAN_PAGES	(1ull << 18)	/* 1 GiB: a fast machine per input */
 #define NR_ALLOCS	48
-
-static const char *json_path(void)
-{
-	static char path[64];
-
-	if (!path[0]) {
-		const char *dir = getenv("TMPDIR");
-
-		snprintf(path, sizeof(path), "%s/mpm-fuzz-%d.json",
-			 dir && strlen(dir) < 32 ? dir : "/tmp", (int)getpid());
-	}
-	return path;
-}
 
 static void check(struct mpm_machine *m, const char *policy, const char *phase)
 {
@@ -78,13 +60,10 @@ static void exercise(const struct mpm_machine_spec *spec, const char *policy)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const policies[] = { "mainline", "sorted", "split", "full" };
-	struct mpm_machine_opts o = { .machine = json_path() };
+	struct mpm_machine_opts o = { .machine = fuzz_write_file("machine", data, size) };
 	struct mpm_spec_buf b;
 	char err[512];
-	FILE *f = fopen(o.machine, "wb");
 
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f))
-		fuzz_fail("cannot write %s", o.machine);
 	mpm_spec_buf_init(&b);
 	if (mpm_machine_spec_build(&o, &b, err, sizeof(err))) {
 		fuzz_require_message("mpm_machine_spec_build", err);

@@ -17,7 +17,6 @@
  * over 3 s and workloads sized past 256 MiB: a fuzzer wants many quick
  * runs, and the full-size paths have their own tests.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +25,7 @@
 #include "fuzz.h"
 #include "io/machine_spec.h"
 #include "io/memspec_json.h"
+#include "power_check.h"
 #include "sim/run.h"
 #include "sim/workload.h"
 
@@ -82,21 +82,9 @@ static bool workload_small(const struct mpm_workload *w)
 
 static void check_power(const struct mpm_power_result *p)
 {
-	if (!isfinite(p->dram_j) || p->dram_j < 0 || !isfinite(p->exit_j) || p->exit_j < 0)
-		fuzz_fail("power: DRAM %g J, exits %g J", p->dram_j, p->exit_j);
-	for (unsigned int i = 0; i < p->nr_domains; i++) {
-		double sum = 0;
-
-		for (int s = 0; s < MPM_NR_PSTATES; s++) {
-			if (!isfinite(p->domains[i].state_s[s]) || p->domains[i].state_s[s] < 0)
-				fuzz_fail("power: domain %u state %d %g s", i, s,
-					  p->domains[i].state_s[s]);
-			sum += p->domains[i].state_s[s];
-		}
-		if (fabs(sum - p->duration_s) > 1e-6 * p->duration_s + 1e-9)
-			fuzz_fail("power: domain %u: states add up to %.9g s of %.9g", i, sum,
-				  p->duration_s);
-	}
+	fuzz_require_physical("power: DRAM J", p->dram_j);
+	fuzz_require_physical("power: exit J", p->exit_j);
+	fuzz_check_power_states(p);
 }
 
 static void run(struct mpm_run_config *c)
