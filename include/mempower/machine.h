@@ -212,7 +212,8 @@ enum mpm_page_state {
 MPM_API enum mpm_page_state mpm_page_state(const struct mpm_machine *m, uint64_t pfn,
 					   unsigned int *order);
 
-/* Resident bytes of the allocator's own metadata (page array, bitmaps, ...). */
+/* Resident bytes of the allocator's own metadata: the machine and zone structs,
+ * zonelists, pcp sets, the page array, bitmaps and region tables. */
 MPM_API size_t mpm_metadata_bytes(const struct mpm_machine *m);
 
 #endif /* MEMPOWER_MACHINE_H */

@@ -235,9 +235,9 @@ unsigned int mpm_free_regions(const struct mpm_machine *m)
 
 int mpm_pfn_to_zone(const struct mpm_machine *m, uint64_t pfn)
 {
-	if (!pfn_in_array(m, pfn) || m->pages[pfn_to_idx(m, pfn)].zone == NO_ZONE)
-		return -1;
-	return m->pages[pfn_to_idx(m, pfn)].zone;
+	const struct zone *z = pfn_zone(m, pfn);
+
+	return z ? (int)z->id : -1;
 }
 
 int mpm_pfn_to_region(const struct mpm_machine *m, uint64_t pfn)
@@ -351,7 +351,7 @@ enum mpm_page_state mpm_page_state(const struct mpm_machine *m, uint64_t pfn,
 	const struct mpm_page *page;
 	uint8_t flags;
 
-	if (!pfn_in_array(m, pfn))
+	if (!pfn_zone(m, pfn))		/* outside every zone */
 		return MPM_PAGE_HOLE;
 	page = &m->pages[pfn_to_idx(m, pfn)];
 	flags = READ_ONCE(((struct mpm_page *)page)->flags);

@@ -291,6 +291,23 @@ static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
 }
 
 /*
+ * The zone whose span holds @pfn, or NULL.  The entries of pfns outside
+ * every zone are never written (layout_page_array): their zero zone id is
+ * only believed where that zone's span holds the pfn.
+ */
+static inline struct zone *pfn_zone(const struct mpm_machine *m, uint64_t pfn)
+{
+	unsigned int id;
+
+	if (!pfn_in_array(m, pfn))
+		return NULL;
+	id = m->pages[pfn_to_idx(m, pfn)].zone;
+	if (id >= m->nr_zones || !zone_spans_pfn(&m->zones[id], pfn))
+		return NULL;
+	return &m->zones[id];
+}
+
+/*
  * The owner the reverse map names for page @idx, or MPM_NO_OWNER (rmap.c).
  * Safe without any lock: a page that changes hands meanwhile can yield a
  * stale owner or a list index, which the caller re-checks under the owner's

@@ -351,12 +351,20 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	if (!m->pages)
 		return -1;
 	m->next_sentinel = (uint32_t)m->nr_pfns;
-	m->metadata_bytes += m->nr_entries * sizeof(*m->pages);
-	/* pfns outside every zone: no zone, not present */
-	for (uint64_t i = 0; i < m->nr_pfns; i++) {
-		m->pages[i].zone = NO_ZONE;
-		WRITE_ONCE(m->pages[i].flags, PG_reserved | PG_nomem);
-	}
+	/*
+	 * Only the zones' spans are written (memmap_init_zone).  The entries
+	 * of pfns outside every zone -- the gaps between nodes, and the
+	 * pieces before the first zone and after the last that alignment
+	 * adds -- stay the mmap's zero pages: a gap of terabytes costs
+	 * address space, not time or memory, as it costs nothing under
+	 * SPARSEMEM.  Nothing believes such an entry: the pfn lookups test
+	 * the zone's span (pfn_zone()), and its zero flags are neither
+	 * PG_alloc (a free is refused) nor PG_buddy (never a buddy to merge).
+	 */
+	m->metadata_bytes += (m->nr_entries - m->nr_pfns) * sizeof(*m->pages);
+	for (unsigned int i = 0; i < s->nr_zones; i++)
+		m->metadata_bytes += (s->zones[i].end_pfn - s->zones[i].start_pfn) *
+				     sizeof(*m->pages);
 	return 0;
 }
 
@@ -404,6 +412,9 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	m->cpu_to_node = calloc(m->nr_cpus, sizeof(*m->cpu_to_node));
 	if (!m->zones || !m->cpu_to_node)
 		goto nomem;
+	/* the machine itself (its nodes included), its zones and cpu map */
+	m->metadata_bytes = sizeof(*m) + m->nr_zones * sizeof(*m->zones) +
+			    m->nr_cpus * sizeof(*m->cpu_to_node);
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		spin_lock_init(&m->zones[i].lock);
 	if (layout_page_array(m, s)) {

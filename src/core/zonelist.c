@@ -33,6 +33,7 @@ static struct zone **build_one(struct mpm_machine *m, unsigned int nid, int high
 
 	if (!zl)
 		return NULL;
+	m->metadata_bytes += ((size_t)m->nr_zones + 1) * sizeof(*zl);
 	n = build_zonelists_node(&m->node_data[nid], zl, n, high);
 	for (unsigned int i = 1; !thisnode && i < m->nr_nodes; i++)
 		n = build_zonelists_node(&m->node_data[(nid + i) % m->nr_nodes],

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* Topology: zones, holes, memory regions (patch 03), the cover-letter
  * machine's published layout, boot state, pcp sizing and watermarks. */
+#include <stdio.h>
+#include <unistd.h>
+
 #include "machines.h"
 #include "mmzone.h"
 
@@ -168,6 +171,88 @@ static void test_reserved_over_hole(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * mpm_metadata_bytes counts what the machine allocates for itself: at
+ * least the machine struct (its nodes inside), each zone with its cpus'
+ * pcp sets and pageblock bytes, and one 16-byte entry per page.
+ */
+static void test_metadata_bytes(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	size_t floor;
+
+	tm_flat(&t, 0, 4096, 2);
+	m = tm_create(&t);
+	floor = sizeof(struct mpm_machine) + m->nr_zones * sizeof(struct zone) +
+		m->nr_cpus * (sizeof(struct per_cpu_pages) + sizeof(*m->cpu_to_node)) +
+		4096 * sizeof(struct mpm_page) + 4096 / pageblock_nr_pages(m);
+	CHECK(mpm_metadata_bytes(m) >= floor);
+	mpm_machine_destroy(m);
+}
+
+/* Resident set size of this process in bytes (/proc/self/statm). */
+static uint64_t rss_bytes(void)
+{
+	unsigned long size = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	REQUIRE(f);
+	REQUIRE(fscanf(f, "%lu %lu", &size, &resident) == 2);
+	fclose(f);
+	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * Two nodes 4 TiB apart, as a sparse NUMA firmware map has them: the page
+ * array spans the gap (16 GiB of address space), but only the zones'
+ * entries are written, so the machine costs what its 16,384 pages cost.
+ * The gap's pfns are holes to every lookup, and nothing there can be
+ * freed or merged with.
+ */
+static void test_gap_between_nodes(void)
+{
+	const uint64_t far = 1ull << 30;	/* pfn of 4 TiB */
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint64_t before, pfn;
+
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 1000, 1000 + 8192 };
+	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, far, far + 8192 };
+	t.spec.nr_nodes = 2;
+	t.spec.nr_zones = 2;
+	t.spec.zones = t.zones;
+	t.spec.nr_cpus = 2;
+	before = rss_bytes();
+	m = tm_create(&t);
+	CHECK(rss_bytes() - before < 256ull << 20);
+	CHECK(mpm_metadata_bytes(m) < 16ull << 20);
+
+	for (uint64_t gap = 0; gap < 1000; gap += 333) {	/* before the first zone */
+		CHECK(mpm_pfn_to_zone(m, gap) == -1);
+		CHECK(mpm_page_state(m, gap, NULL) == MPM_PAGE_HOLE);
+	}
+	for (uint64_t gap = 9192; gap < far; gap += far / 7) {
+		CHECK(mpm_pfn_to_zone(m, gap) == -1);
+		CHECK(mpm_pfn_to_region(m, gap) == -1);
+		CHECK(mpm_pfn_valid(m, gap) == 0);
+		CHECK(mpm_page_state(m, gap, NULL) == MPM_PAGE_HOLE);
+		CHECK(mpm_free_pages(m, gap, 0, 0) == -1);
+	}
+	CHECK(mpm_pfn_to_zone(m, 1000) == 0);
+	CHECK(mpm_pfn_to_zone(m, far) == 1);
+	CHECK(mpm_pfn_valid(m, far + 8191) == 1);
+
+	/* node 1's zone starts MAX_ORDER-1 aligned: its blocks merge up to order 10 */
+	pfn = mpm_alloc_pages_node(m, 1, MPM_GFP_KERNEL | MPM___GFP_THISNODE, 10, 1);
+	CHECK(pfn >= far && pfn < far + 8192);
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_free_pages(m, pfn, 10, 1) == 0);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_bad_specs(void)
 {
 	struct test_machine t;
@@ -198,6 +283,8 @@ int main(void)
 	test_region_lookup();
 	test_boot_pageblocks_and_pcp();
 	test_reserved_over_hole();
+	test_metadata_bytes();
+	test_gap_between_nodes();
 	test_bad_specs();
 	return t_report("core/topology");
 }
