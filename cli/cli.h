@@ -51,6 +51,19 @@ double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_mac
 
 void mpm_cli_usage(FILE *out);
 
+/*
+ * memory.c: the memory a command may plan to use -- MEMPOWER_MEMORY_LIMIT,
+ * else MemAvailable; 0 when unknown (no check).  MPM_EXIT_FAIL after
+ * printing why for a malformed limit; @source names where it came from.
+ */
+int mpm_cli_memory_budget(uint64_t *bytes, const char **source);
+/*
+ * How many runs of @per_run bytes fit in the budget at once, at most @want,
+ * into @fit; MPM_EXIT_FAIL after printing why if not even one does.
+ */
+int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
+			  unsigned int *fit);
+
 /* One "mempower: ..." line on stderr; returns @status. */
 __attribute__((format(printf, 2, 3)))
 int mpm_cli_fail(int status, const char *fmt, ...);

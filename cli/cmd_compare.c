@@ -132,7 +132,9 @@ static void usage(FILE *out)
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
 	      "                of 32) and print what each adds to the end and minimum\n"
 	      "  --jobs N      runs executed at once, each on its own thread (default:\n"
-	      "                the online CPUs); results do not depend on it\n", out);
+	      "                the online CPUs), and no more than fit in memory\n"
+	      "                (MEMPOWER_MEMORY_LIMIT, else MemAvailable); results do\n"
+	      "                not depend on it\n", out);
 }
 
 /*
@@ -479,6 +481,11 @@ static int execute(struct compare *c)
 	unsigned int n = c->jobs < c->nr_runs ? c->jobs : c->nr_runs, started = 0;
 	int r = 0;
 
+	/* no more machines at once than the memory holds: results do not change */
+	if (mpm_cli_runs_that_fit("compare", mpm_run_bytes_estimate(&c->spec.spec), n, &n)) {
+		free(ex);
+		return MPM_EXIT_FAIL;
+	}
 	if (!ex)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
 	ex->c = c;

@@ -119,6 +119,13 @@ struct mpm_machine;
 MPM_API struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *spec,
 					       char *err, size_t errlen);
 MPM_API void mpm_machine_destroy(struct mpm_machine *m);
+/*
+ * The page array a machine built from @spec writes: 16 bytes for every pfn
+ * of every zone's span (the gaps between zones cost none), which is most of
+ * what mpm_machine_create() will allocate.  For a caller to check before
+ * building a machine larger than the host can hold.
+ */
+MPM_API uint64_t mpm_machine_spec_bytes(const struct mpm_machine_spec *spec);
 
 /*
  * Named policies.  Returns 0 and the policy's feature bits; -1 for a name

@@ -457,6 +457,21 @@ nomem:
 	return NULL;
 }
 
+uint64_t mpm_machine_spec_bytes(const struct mpm_machine_spec *s)
+{
+	const uint64_t max = UINT64_MAX / sizeof(struct mpm_page);
+	uint64_t pfns = 0;
+
+	/* saturating: the spec has not been validated yet */
+	for (unsigned int i = 0; s && i < s->nr_zones; i++) {
+		uint64_t a = s->zones[i].start_pfn, b = s->zones[i].end_pfn;
+
+		if (b > a)
+			pfns = b - a > max - pfns ? max : pfns + (b - a);
+	}
+	return pfns * sizeof(struct mpm_page);
+}
+
 void mpm_machine_destroy(struct mpm_machine *m)
 {
 	if (!m)

@@ -504,6 +504,15 @@ out:
 	return ret;
 }
 
+uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
+{
+	uint64_t pages = mpm_machine_spec_bytes(spec);
+
+	if (pages > (UINT64_MAX - (64ull << 20)) / 3 * 2)
+		return UINT64_MAX;
+	return pages + pages / 2 + (64ull << 20);
+}
+
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		    char *err, size_t errlen)
 {

@@ -137,6 +137,16 @@ expect "[ \"\$out\" = \"\$out1\" ]" "--jobs 3 printed another table than --jobs 
 expect "cmp -s <(strip_host '$TMP/j1.json') <(strip_host '$TMP/j3.json')" "--jobs 3 changed the JSON"
 expect "[ \$(grep -c '\"policy\": ' '$TMP/j3.json') -eq 3 ]" "--jobs 3: want 3 runs"
 
+# memory for one of these machines at a time: --jobs 3 runs them one after
+# another (MEMPOWER_MEMORY_LIMIT stands in for a small host), same results
+MEMPOWER_MEMORY_LIMIT=1M run_mpm "${C[@]}" "${P[@]}" --jobs 3
+need=$(sed -n 's/^mempower: compare: the machine needs about \([0-9]*\) MiB of memory.*/\1/p' <<<"$err")
+expect "[ $rc -eq 1 ] && [ -n '$need' ]" "compare with 1M of memory: exit $rc ($err)"
+MEMPOWER_MEMORY_LIMIT=$((${need:-1} * 3 / 2))M run_mpm "${C[@]}" "${P[@]}" --jobs 3 --json "$TMP/jm.json"
+expect "[ $rc -eq 0 ]" "--jobs 3 with memory for one run: exit $rc ($err)"
+expect "cmp -s <(strip_host '$TMP/j1.json') <(strip_host '$TMP/jm.json')" \
+	"--jobs 3 with memory for one run changed the JSON"
+
 # ebizzy through mempower run
 run_mpm run --workload ebizzy:s=8M,n=2,t=4,S=2,instances=2 --machine 2G --duration 20 --json -
 expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "run ebizzy: exit $rc ($err)"

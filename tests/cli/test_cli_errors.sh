@@ -47,6 +47,28 @@ expect_error 1 'nodes[0].zo\nes: unknown key' run --machine "$DATA/bad-key-newli
 expect_error 2 "unknown option '--a\\nb\\x01'" run $'--a\nb\x01'
 expect_error 1 "workload churn: unknown key 'a\\tb'" run --workload $'churn:a\tb=1'
 
+# a machine larger than the memory there is: refused before it is built
+MEMPOWER_MEMORY_LIMIT=64M expect_error 1 \
+	"run: the machine needs about 70 MiB of memory, more than the 64 MiB that MEMPOWER_MEMORY_LIMIT allows" \
+	run --machine 1G --workload none
+MEMPOWER_MEMORY_LIMIT=64M expect_error 1 "stats: the machine needs about 70 MiB" \
+	stats --machine 1G --workload none
+MEMPOWER_MEMORY_LIMIT=64M expect_error 1 "compare: the machine needs about" \
+	compare --experiment pagetest
+MEMPOWER_MEMORY_LIMIT=abc expect_error 1 "MEMPOWER_MEMORY_LIMIT=abc: malformed size 'abc'" \
+	run --machine 1G --workload none
+MEMPOWER_MEMORY_LIMIT=0 expect_error 1 "MEMPOWER_MEMORY_LIMIT=0: must be more than 0" \
+	run --machine 1G --workload none
+MEMPOWER_MEMORY_LIMIT=128M run_mpm run --machine 1G --workload none
+expect "[ $rc -eq 0 ]" "1G machine with 128M of memory: exit $rc ($err)"
+# without the variable, MemAvailable: 15 TiB needs about 90 GiB
+avail_kb=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
+if [ -n "$avail_kb" ] && [ "$avail_kb" -lt $((90 << 20)) ]; then
+	expect_error 1 "run: the machine needs about 90.1 GiB of memory, more than the" \
+		run --machine 15T --workload none
+	expect "[[ \"\$err\" == *'available on this host' ]]" "15T: $err"
+fi
+
 # policies, workloads, other values
 expect_error 1 "unknown policy 'fastest'" run --policy fastest
 expect_error 1 "--features: unknown switch 'bogus'" run --policy sorted --features bogus

@@ -224,6 +224,7 @@ static void test_gap_between_nodes(void)
 	t.spec.nr_zones = 2;
 	t.spec.zones = t.zones;
 	t.spec.nr_cpus = 2;
+	CHECK_EQ_U(mpm_machine_spec_bytes(&t.spec), 2 * 8192 * 16);
 	before = rss_bytes();
 	m = tm_create(&t);
 	CHECK(rss_bytes() - before < 256ull << 20);
