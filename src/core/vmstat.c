@@ -115,7 +115,7 @@ void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out)
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++)
 		for_each_populated_zone_in_node(m, nid, z) {
 			spin_lock(&z->lock);
-			fprintf(out, "Node %d, zone %8s \n", nid, mpm_zone_name(z->type));
+			fprintf(out, "Node %u, zone %8s \n", nid, mpm_zone_name(z->type));
 			frag_show_region_print(m, z, out);
 			fputc('\n', out);
 			spin_unlock(&z->lock);
@@ -143,7 +143,7 @@ static void pagetypeinfo_showfree(const struct mpm_machine *m, unsigned int nid,
 	for_each_populated_zone_in_node(m, nid, z) {
 		spin_lock(&z->lock);
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-			fprintf(out, "Node %4d, zone %8s, type %12s ", nid,
+			fprintf(out, "Node %4u, zone %8s, type %12s ", nid,
 				mpm_zone_name(z->type), mpm_migratetype_name(mt));
 			for (int o = 0; o < MAX_ORDER; o++)
 				fprintf(out, "%6lu ",
@@ -181,7 +181,7 @@ static void pagetypeinfo_showblockcount(const struct mpm_machine *m,
 				count[get_pageblock_migratetype(m, z, pfn)]++;
 		}
 		spin_unlock(&z->lock);
-		fprintf(out, "Node %d, zone %8s      ", nid, mpm_zone_name(z->type));
+		fprintf(out, "Node %u, zone %8s      ", nid, mpm_zone_name(z->type));
 		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 			fprintf(out, "%12lu ", count[mt]);
 		fputc('\n', out);
@@ -228,7 +228,7 @@ static unsigned int zone_inactive_ratio(const struct zone *z)
 static void zoneinfo_show_print(const struct mpm_machine *m, unsigned int nid,
 				struct zone *z, FILE *out)
 {
-	fprintf(out, "Node %d, zone %8s", nid, mpm_zone_name(z->type));
+	fprintf(out, "Node %u, zone %8s", nid, mpm_zone_name(z->type));
 	fprintf(out,
 		"\n  pages free     %lu"
 		"\n        min      %lu"

@@ -5,13 +5,15 @@
  * that loads and spans at most 1 GiB is then built under each policy, and
  * the allocator must keep its invariants through allocations of every order
  * on every zone type and CPU, frees and a drain: mpm_check() after each
- * phase.  This is where odd layouts (holes, tiny zones, unaligned and
+ * phase, and the kernel-format reports must print with the allocations
+ * live.  This is where odd layouts (holes, tiny zones, unaligned and
  * node-relative regions, many nodes) meet the core.
  */
 #include <mempower/mempower.h>
 
 #include "fuzz.h"
 #include "io/machine_spec.h"
+#include "outputs.h"
 
 #define MAX_SPAN_PAGES	(1ull << 18)	/* 1 GiB: a fast machine per input */
 #define NR_ALLOCS	48
@@ -48,6 +50,7 @@ static void exercise(const struct mpm_machine_spec *spec, const char *policy)
 	for (unsigned int i = 0; i < NR_ALLOCS; i++)
 		pfns[i] = mpm_alloc_pages(m, gfps[i % 5], i % MPM_MAX_ORDER, i % cpus);
 	check(m, policy, "allocations");
+	fuzz_print_stats(m);
 	for (unsigned int i = 0; i < NR_ALLOCS; i++)
 		if (pfns[i] != MPM_NO_PFN && mpm_free_pages(m, pfns[i], i % MPM_MAX_ORDER, i % cpus))
 			fuzz_fail("%s: free of an allocated block refused", policy);

@@ -12,7 +12,8 @@
  * message; runs must end with the allocator's invariants whole and with no
  * page lost or misplaced (owner and content mismatches 0), and the DRAM
  * power model's figures for the run finite, non-negative, and each
- * domain's state times adding up to the run.  A machine or memspec that
+ * domain's state times adding up to the run; then the run's reports, result
+ * JSON and CSV must print (outputs.h).  A machine or memspec that
  * could name a file is dropped, and so are machines over 64 MiB, runs
  * over 3 s and workloads sized past 256 MiB: a fuzzer wants many quick
  * runs, and the full-size paths have their own tests.
@@ -25,6 +26,8 @@
 #include "fuzz.h"
 #include "io/machine_spec.h"
 #include "io/memspec_json.h"
+#include "io/result_json.h"
+#include "outputs.h"
 #include "power_check.h"
 #include "sim/run.h"
 #include "sim/workload.h"
@@ -87,7 +90,22 @@ static void check_power(const struct mpm_power_result *p)
 	fuzz_check_power_states(p);
 }
 
-static void run(struct mpm_run_config *c)
+/* Everything `run --json --csv` and `stats --format all` would write. */
+static void print_outputs(const struct mpm_spec_buf *b, const struct mpm_run *r)
+{
+	struct mpm_result_input in = {
+		.machine = "fuzz", .spec = b, .runs = r, .nr_runs = 1, .with_host = false,
+	};
+	char err[256];
+
+	fuzz_print_stats(r->m);
+	if (mpm_result_write_json(fuzz_sink(), &in, err, sizeof(err)))
+		fuzz_fail("result JSON: %s", err);
+	if (mpm_result_write_csv(fuzz_sink(), r, err, sizeof(err)))
+		fuzz_fail("CSV: %s", err);
+}
+
+static void run(const struct mpm_spec_buf *b, struct mpm_run_config *c)
 {
 	struct mpm_run r;
 	char err[512];
@@ -111,6 +129,7 @@ static void run(struct mpm_run_config *c)
 			fuzz_fail("at the end: %s", err);
 		for (unsigned int i = 0; i < r.nr_power; i++)
 			check_power(&r.power[i]);
+		print_outputs(b, &r);
 	}
 	mpm_run_fini(&r);
 }
@@ -165,7 +184,7 @@ static void validate_and_run(char **f)
 	    b.spec.nr_cpus > 16 || !workload_small(&c.workload))
 		goto out;
 	c.spec = &b.spec;
-	run(&c);
+	run(&b, &c);
 out:
 	mpm_spec_buf_free(&b);
 }
