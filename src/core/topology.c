@@ -361,10 +361,8 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 	 * the zone's span (pfn_zone()), and its zero flags are neither
 	 * PG_alloc (a free is refused) nor PG_buddy (never a buddy to merge).
 	 */
-	m->metadata_bytes += (m->nr_entries - m->nr_pfns) * sizeof(*m->pages);
-	for (unsigned int i = 0; i < s->nr_zones; i++)
-		m->metadata_bytes += (s->zones[i].end_pfn - s->zones[i].start_pfn) *
-				     sizeof(*m->pages);
+	m->metadata_bytes += (m->nr_entries - m->nr_pfns) * sizeof(*m->pages) +
+			     mpm_machine_spec_bytes(s);
 	return 0;
 }
 
