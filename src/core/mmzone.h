@@ -371,6 +371,8 @@ static inline unsigned int pfn_zone_region_id(const struct mpm_machine *m,
 
 /* topology.c: a zeroed per-pfn array on huge pages; munmap() frees it */
 void *mpm_alloc_pfn_array(size_t bytes);
+/* prefault.c: first-touch a large machine's page array on several CPUs. */
+void prefault_page_array(const struct mpm_machine *m, const struct mpm_machine_spec *s);
 
 /* page_alloc.c */
 uint32_t __rmqueue(struct mpm_machine *m, struct zone *z, unsigned int order,

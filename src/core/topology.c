@@ -421,6 +421,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 		mpm_machine_destroy(m);
 		return NULL;
 	}
+	prefault_page_array(m, s);
 	init_nodes(m, s);
 
 	for (unsigned int i = 0; i < m->nr_zones; i++) {
