@@ -114,7 +114,9 @@ struct mpm_machine;
 
 /*
  * Build the machine described by @spec.  On failure returns NULL and writes a
- * one-line reason into @err (if non-NULL).
+ * one-line reason into @err (if non-NULL).  A page array of 256 MiB or more
+ * is first touched on all online CPUs by short-lived threads, joined before
+ * this returns (the kernel's zeroing of fresh memory is most of the set-up).
  */
 MPM_API struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *spec,
 					       char *err, size_t errlen);
