@@ -189,7 +189,13 @@ struct zone {
 	struct region_allocator *ralloc;	/* ralloc.h; NULL without region_allocator */
 	struct mempower_work *mpw;		/* mempower_work.h; NULL without evacuation */
 	_Atomic long nr_free_mt[MIGRATE_TYPES];	/* free pages on each type's lists */
-	uint8_t *pageblock_flags;	/* migratetype per pageblock */
+	/*
+	 * Migratetype per pageblock.  Written under the zone lock, read without
+	 * it by the pcp free path (free_hot_cold_page), as in the kernel: a
+	 * free racing with a steal may see the old type.  Relaxed atomics make
+	 * that benign race well defined.
+	 */
+	_Atomic uint8_t *pageblock_flags;
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
 	int nr_migrate_reserve_block;
 
@@ -347,7 +353,7 @@ static inline unsigned long pfn_to_bitidx(const struct mpm_machine *m,
 static inline int get_pageblock_migratetype(const struct mpm_machine *m,
 					    const struct zone *z, uint64_t pfn)
 {
-	return z->pageblock_flags[pfn_to_bitidx(m, z, pfn)];
+	return READ_ONCE(z->pageblock_flags[pfn_to_bitidx(m, z, pfn)]);
 }
 
 static inline void set_pageblock_migratetype(const struct mpm_machine *m,
@@ -355,7 +361,7 @@ static inline void set_pageblock_migratetype(const struct mpm_machine *m,
 {
 	if (unlikely(m->page_group_by_mobility_disabled))
 		mt = MIGRATE_UNMOVABLE;
-	z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = (uint8_t)mt;
+	WRITE_ONCE(z->pageblock_flags[pfn_to_bitidx(m, z, pfn)], (uint8_t)mt);
 }
 
 /* ---- zone memory regions (page_zone_region_id, patch 04) ---- */

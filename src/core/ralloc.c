@@ -264,7 +264,12 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 	if (r->mt != mt)
 		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
 			pg[p].freepage_mt = (uint8_t)mt;
-	memset(&z->pageblock_flags[first],
+	/*
+	 * A plain memset: every page of the region is free, in the region
+	 * allocator or just out of it, so no unlocked free can be reading
+	 * these blocks' types (get_pageblock_migratetype) meanwhile.
+	 */
+	memset((void *)&z->pageblock_flags[first],
 	       m->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : mt, nr);
 }
 

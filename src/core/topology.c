@@ -212,7 +212,7 @@ static void memmap_init_zone(struct mpm_machine *m, struct zone *z,
 	/* a pageblock starting in a hole is skipped; reserved pages are valid */
 	for (uint64_t pfn = (start + nr - 1) & ~(uint64_t)(nr - 1); pfn < end; pfn += nr)
 		if (!(READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_nomem))
-			z->pageblock_flags[pfn_to_bitidx(m, z, pfn)] = MIGRATE_MOVABLE;
+			WRITE_ONCE(z->pageblock_flags[pfn_to_bitidx(m, z, pfn)], MIGRATE_MOVABLE);
 	for (unsigned int i = 0; i < s->nr_reserved; i++) {
 		uint64_t a = s->reserved[i].start_pfn > start ? s->reserved[i].start_pfn : start;
 		uint64_t b = s->reserved[i].end_pfn < end ? s->reserved[i].end_pfn : end;
