@@ -52,14 +52,10 @@ double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_mac
 void mpm_cli_usage(FILE *out);
 
 /*
- * memory.c: the memory a command may plan to use -- MEMPOWER_MEMORY_LIMIT,
- * else MemAvailable; 0 when unknown (no check).  MPM_EXIT_FAIL after
- * printing why for a malformed limit; @source names where it came from.
- */
-int mpm_cli_memory_budget(uint64_t *bytes, const char **source);
-/*
- * How many runs of @per_run bytes fit in the budget at once, at most @want,
- * into @fit; MPM_EXIT_FAIL after printing why if not even one does.
+ * memory.c: how many runs of @per_run bytes fit at once in the memory a
+ * command may plan to use (MEMPOWER_MEMORY_LIMIT, else MemAvailable), at
+ * most @want, into @fit (may be NULL); MPM_EXIT_FAIL after printing why if
+ * not even one does or the limit is malformed.
  */
 int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 			  unsigned int *fit);

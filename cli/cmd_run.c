@@ -144,7 +144,7 @@ static int validate(struct job *j, bool stats)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "--json and --csv name the same file");
 	/* last: a malformed option is reported as such, whatever the machine */
 	return mpm_cli_runs_that_fit(stats ? "stats" : "run", mpm_run_bytes_estimate(c->spec), 1,
-				     &(unsigned int){ 0 });
+				     NULL);
 }
 
 static int open_output(struct output *out, const char *path, const char *what)

@@ -32,7 +32,12 @@ static uint64_t mem_available(void)
 	return kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
 }
 
-int mpm_cli_memory_budget(uint64_t *bytes, const char **source)
+/*
+ * The budget: MEMPOWER_MEMORY_LIMIT, else MemAvailable; 0 when unknown (no
+ * check).  MPM_EXIT_FAIL after printing why for a malformed limit; @source
+ * names where it came from.
+ */
+static int memory_budget(uint64_t *bytes, const char **source)
 {
 	const char *env = getenv("MEMPOWER_MEMORY_LIMIT");
 	char err[256];
@@ -64,11 +69,12 @@ static const char *human(uint64_t bytes, char *buf, size_t len)
 int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 			  unsigned int *fit)
 {
-	const char *source;
+	const char *source = "";
 	uint64_t budget, n;
 
-	*fit = want;
-	if (mpm_cli_memory_budget(&budget, &source))
+	if (fit)
+		*fit = want;
+	if (memory_budget(&budget, &source))
 		return MPM_EXIT_FAIL;
 	if (!budget)
 		return 0;
@@ -81,7 +87,7 @@ int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 				    human(budget, have, sizeof(have)), source);
 	}
 	n = budget / per_run;
-	if (n < want)
+	if (fit && n < want)
 		*fit = (unsigned int)n;
 	return 0;
 }
