@@ -36,6 +36,7 @@
 #include <mempower/mempower.h>
 
 #include "io/errline.h"
+#include "io/membudget.h"
 #include "io/size.h"
 #include "ref_buddy.h"
 
@@ -686,6 +687,59 @@ static void env_fini(struct bench_env *env)
 	free(env->mixed_ops);
 }
 
+/*
+ * What one size of the chosen benchmarks holds at its peak, about: one
+ * allocator instance at a time (16 bytes of page array per page on either
+ * side), the pfns that pair_frag's fill (every page) or lifo's pages need,
+ * mixed's live blocks (at most 70 % of the pages) and its op stream, and
+ * 64 MiB for everything else.  It errs high: the arrays are only touched
+ * as far as a benchmark goes.
+ */
+static uint64_t bench_bytes_estimate(const struct bench_opts *opt, uint64_t size)
+{
+	uint64_t np = size / MPM_PAGE_SIZE, lifo = np / 4;
+	uint64_t bytes = np * 16 + (64ull << 20);
+
+	if (lifo > (opt->ops ? opt->ops : LIFO_MAX))
+		lifo = opt->ops ? opt->ops : LIFO_MAX;
+	if (opt->benches & (1u << B_PAIR_FRAG))
+		bytes += np * sizeof(uint64_t);
+	else if (opt->benches & (1u << B_LIFO))
+		bytes += lifo * sizeof(uint64_t);
+	if (opt->benches & (1u << B_MIXED))
+		bytes += np * 7 / 10 * sizeof(uint64_t) +
+			 (np * 6 / 10 + (opt->ops ? opt->ops : MIXED_OPS)) * sizeof(uint32_t);
+	return bytes;
+}
+
+/*
+ * Refuse, before anything runs, a size that needs more memory than the
+ * host has (io/membudget.h): a 1T run holds about 5 GiB, and on a small
+ * host the OOM killer would end it in the middle of the table.
+ */
+static int check_memory(const struct bench_opts *opt)
+{
+	const char *source = "";
+	char err[256], need[32], have[32], sz[32];
+	uint64_t budget, bytes;
+
+	if (mpm_memory_budget(&budget, &source, err, sizeof(err))) {
+		bench_err("%s", err);
+		return 1;
+	}
+	for (unsigned int i = 0; budget && i < opt->nr_sizes; i++) {
+		bytes = bench_bytes_estimate(opt, opt->sizes[i]);
+		if (bytes <= budget)
+			continue;
+		bench_err("size %s needs about %s of memory, more than the %s %s",
+			  mpm_format_size(opt->sizes[i], sz, sizeof(sz)),
+			  mpm_format_mem(bytes, need, sizeof(need)),
+			  mpm_format_mem(budget, have, sizeof(have)), source);
+		return 1;
+	}
+	return 0;
+}
+
 /* Every selected benchmark at every size; fills @res, sets *nres. */
 static int run_all(const struct bench_opts *opt, struct bench_result *res,
 		   unsigned int *nres)
@@ -1088,7 +1142,7 @@ int mpm_bench_main(int argc, char **argv)
 	ret = parse_args(&opt, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (set_defaults(&opt))
+	if (set_defaults(&opt) || check_memory(&opt))
 		return 1;
 	opt.progress = isatty(STDERR_FILENO);
 

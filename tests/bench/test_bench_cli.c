@@ -96,6 +96,38 @@ static void test_bad_input(void)
 	expect_error(ARGS("--bench", "mixed,nosuch"), 1);
 }
 
+/*
+ * A size the host cannot hold is refused before anything runs, with the
+ * estimate of the largest benchmark chosen; MEMPOWER_MEMORY_LIMIT stands in
+ * for a small host.
+ */
+static void test_memory_budget(void)
+{
+	char err[1024];
+	int rc;
+
+	REQUIRE(!setenv("MEMPOWER_MEMORY_LIMIT", "1G", 1));
+	expect_error(ARGS("--size", "64M,1T"), 1);
+	rc = run_capture(ARGS("--size", "64M,1T", "--bench", "pair_empty"), 2, err, sizeof(err));
+	CHECK_EQ_U(rc, 1);
+	/* 16 B of page array per page and 64 MiB: 4.0 GiB + 64 MiB */
+	CHECK(strstr(err, "size 1T needs about 4.1 GiB of memory, more than the 1.0 GiB "
+			  "that MEMPOWER_MEMORY_LIMIT allows") != NULL);
+	/* pair_frag's pfns add 8 B per page */
+	rc = run_capture(ARGS("--size", "1T", "--bench", "pair_frag"), 2, err, sizeof(err));
+	CHECK_EQ_U(rc, 1);
+	CHECK(strstr(err, "size 1T needs about 6.1 GiB") != NULL);
+	/* a size that fits runs */
+	rc = run_capture(ARGS("--size", "64M", "--bench", "pair_empty", "--runs", "1",
+			      "--ops", "1000"), 2, err, sizeof(err));
+	CHECK_EQ_U(rc, 0);
+	REQUIRE(!setenv("MEMPOWER_MEMORY_LIMIT", "lots", 1));
+	expect_error(ARGS("--size", "64M"), 1);
+	rc = run_capture(ARGS("--size", "64M"), 2, err, sizeof(err));
+	CHECK(strstr(err, "MEMPOWER_MEMORY_LIMIT=lots: malformed size") != NULL);
+	REQUIRE(!unsetenv("MEMPOWER_MEMORY_LIMIT"));
+}
+
 static void test_help(void)
 {
 	char out[4096];
@@ -283,6 +315,7 @@ int main(void)
 {
 	test_mixed_stream();
 	test_bad_input();
+	test_memory_budget();
 	test_help();
 	test_json_file();
 	test_json_stdout();

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+/* The memory budget of a command: see membudget.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "io/membudget.h"
+#include "io/size.h"
+
+/* MemAvailable in bytes, or 0 if /proc/meminfo does not say. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	uint64_t kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
+}
+
+int mpm_memory_budget(uint64_t *bytes, const char **source, char *err, size_t errlen)
+{
+	const char *env = getenv("MEMPOWER_MEMORY_LIMIT");
+	char why[192];
+
+	if (env) {
+		if (mpm_parse_size(env, bytes, why, sizeof(why))) {
+			snprintf(err, errlen, "MEMPOWER_MEMORY_LIMIT=%s: %s", env, why);
+			return -1;
+		}
+		if (*bytes == 0) {
+			snprintf(err, errlen, "MEMPOWER_MEMORY_LIMIT=%s: must be more than 0", env);
+			return -1;
+		}
+		*source = "that MEMPOWER_MEMORY_LIMIT allows";
+		return 0;
+	}
+	*bytes = mem_available();
+	*source = "available on this host";
+	return 0;
+}
+
+char *mpm_format_mem(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 1ull << 30)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+	else
+		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
+	return buf;
+}
