@@ -102,11 +102,21 @@ static uint64_t find_va(const struct kmm *mm, uint32_t npages)
 	return va;
 }
 
+/*
+ * mmap_region: the vm_area_struct comes first, as vm_area_alloc does.  Its
+ * allocation may OOM-kill the mapping task itself, whose exit tears @mm
+ * down then: the mapping is not made (NULL, as for a run that failed), so
+ * no vma is left in a dead mm.
+ */
 struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu)
 {
-	struct kvma *v = calloc(1, sizeof(*v));
+	void *vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
 	uint32_t chunks = (npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+	struct kvma *v;
 
+	if (!vma_obj)
+		return NULL;
+	v = calloc(1, sizeof(*v));
 	if (!v || !(v->pfn = malloc(npages * sizeof(*v->pfn))) ||
 	    !(v->pte = malloc(chunks * sizeof(*v->pte))) || !(v->huge = calloc(chunks, 1))) {
 		if (v) {
@@ -114,6 +124,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned
 			free(v->pte);
 		}
 		free(v);
+		ksim_slab_free(k, vma_obj, cpu);
 		ksim_fail(k, "out of memory in the simulator");
 		return NULL;
 	}
@@ -125,6 +136,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned
 		free(v->pte);
 		free(v->huge);
 		free(v);
+		ksim_slab_free(k, vma_obj, cpu);
 		return NULL;
 	}
 	v->va = find_va(mm, npages);
@@ -132,7 +144,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned
 	v->mm = mm;
 	v->id = ksim_new_owner(k, OWNER_VMA, v);
 	v->generation = (uint32_t)mpm_rng_next(k->rng);
-	v->slab_objs[0] = ksim_slab_alloc(k, SLAB_VMA, cpu);
+	v->slab_objs[0] = vma_obj;
 	mm->vmas[mm->nr_vmas++] = v;
 	return v;
 }

@@ -4,7 +4,8 @@
  * pagetest runs with the allocator checker and the owner/content checker at
  * every sample; conservation (what the allocator counts as used equals what
  * the model holds); an out-of-memory run that the OOM killer resolves;
- * a task OOM-killed by its own fault in the middle of a bulk fault run;
+ * a task OOM-killed by its own fault in the middle of a bulk fault run,
+ * and by its own mmap;
  * determinism of the sample series.
  */
 #include "ksim_helpers.h"
@@ -87,6 +88,77 @@ static void test_oom_self_mid_run(void)
 	mpm_run_fini(&r);
 }
 
+static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	(void)k;
+	(void)t;
+	(void)budget;
+	return 0;
+}
+
+/*
+ * mmap's vm_area_struct allocation OOM-kills the mapping process itself:
+ * the mapping must not be created in the mm that exit has just torn down.
+ * The test holds every free page (not the OOM killer's to free) after
+ * giving the process the only rss there is and filling the vma cache's
+ * slabs, so the next vma object needs a page and the process is the victim.
+ */
+static void test_oom_self_in_mmap(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kprocess *p;
+	struct ktask *t;
+	struct kvma *v;
+	uint64_t *held, nheld = 0, pfn;
+	uint32_t pos = 0;
+	struct ksim *k;
+
+	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
+	/* a short workload, for a kernel model to work in after it */
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	p = ksim_fork(k, 1, NULL, NULL);
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	/* more rss than pagetest's 4 MiB, which stays until the run ends */
+	v = ksim_mmap(k, p->mm, 2048, t->cpu);
+	REQUIRE(v);
+	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
+	CHECK_EQ_U(pos, 2048);
+	/* no vma object left without a new slab page */
+	while (k->slab[SLAB_VMA].partial)
+		REQUIRE(ksim_slab_alloc(k, SLAB_VMA, t->cpu));
+	held = malloc((2u << 12) * sizeof(*held));
+	REQUIRE(held);
+	for (;;) {
+		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
+		if (pfn == MPM_NO_PFN) {
+			mpm_drain_all_pages(k->m);
+			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
+			if (pfn == MPM_NO_PFN)
+				break;
+		}
+		held[nheld++] = pfn;
+	}
+	CHECK(ksim_mmap(k, p->mm, 16, t->cpu) == NULL);
+	CHECK_EQ_U(k->c.oom_kills, 1);
+	CHECK(t->state == TASK_DEAD);
+	CHECK_EQ_U(p->mm->nr_vmas, 0);
+	CHECK_EQ_U(p->mm->rss, 0);
+	k->current = NULL;
+	CHECK(!k->failed);
+	for (uint64_t i = 0; i < nheld; i++)
+		mpm_free_pages(k->m, held[i], 0, 0);
+	free(held);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(&r);
+}
+
 static void test_determinism(void)
 {
 	struct mpm_machine_spec s;
@@ -113,6 +185,7 @@ int main(void)
 	test_pagetest_accounting();
 	test_oom();
 	test_oom_self_mid_run();
+	test_oom_self_in_mmap();
 	test_determinism();
 	return t_report("sim/ksim");
 }
