@@ -190,6 +190,8 @@ MPM_API void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
 MPM_API void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
 			     unsigned int rid, struct mpm_region_info *info);
 MPM_API uint64_t mpm_total_pages(const struct mpm_machine *m);	/* present */
+/* One past the highest pfn of any zone: the kernel's max_pfn. */
+MPM_API uint64_t mpm_max_pfn(const struct mpm_machine *m);
 MPM_API uint64_t mpm_region_pages(const struct mpm_machine *m);
 MPM_API unsigned int mpm_pageblock_order(const struct mpm_machine *m);
 MPM_API unsigned long mpm_features(const struct mpm_machine *m);

@@ -179,6 +179,16 @@ unsigned int mpm_nr_nodes(const struct mpm_machine *m) { return m->nr_nodes; }
 unsigned int mpm_nr_cpus(const struct mpm_machine *m) { return m->nr_cpus; }
 unsigned int mpm_nr_zones(const struct mpm_machine *m) { return m->nr_zones; }
 uint64_t mpm_total_pages(const struct mpm_machine *m) { return m->total_present; }
+
+uint64_t mpm_max_pfn(const struct mpm_machine *m)
+{
+	uint64_t end = 0;
+
+	for (unsigned int z = 0; z < m->nr_zones; z++)
+		if (zone_end_pfn(&m->zones[z]) > end)
+			end = zone_end_pfn(&m->zones[z]);
+	return end;
+}
 uint64_t mpm_region_pages(const struct mpm_machine *m) { return 1ull << m->region_shift; }
 unsigned int mpm_pageblock_order(const struct mpm_machine *m) { return m->pageblock_order; }
 unsigned long mpm_features(const struct mpm_machine *m) { return m->features; }

@@ -332,11 +332,6 @@ static inline uint32_t page_rmap_index(const struct mpm_machine *m, uint32_t idx
 	return READ_LINK_ONCE(m->pages[idx].prev);
 }
 
-static inline struct zone *page_zone(const struct mpm_machine *m, uint32_t idx)
-{
-	return &m->zones[m->pages[idx].zone];
-}
-
 static inline unsigned long pageblock_nr_pages(const struct mpm_machine *m)
 {
 	return 1ul << m->pageblock_order;

@@ -46,17 +46,8 @@ uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj)
 /* One access counter triple per pageblock of the pfn span. */
 static int touch_init(struct ksim *k)
 {
-	uint64_t end = 0;
-
-	for (unsigned int z = 0; z < mpm_nr_zones(k->m); z++) {
-		struct mpm_zone_info zi;
-
-		mpm_zone_info(k->m, z, &zi);
-		if (zi.start_pfn + zi.spanned > end)
-			end = zi.start_pfn + zi.spanned;
-	}
 	k->touch_shift = mpm_pageblock_order(k->m);
-	k->nr_touch = (size_t)((end >> k->touch_shift) + 1);
+	k->nr_touch = (size_t)((mpm_max_pfn(k->m) >> k->touch_shift) + 1);
 	k->touch = calloc(NR_TOUCH * k->nr_touch, sizeof(*k->touch));
 	return k->touch ? 0 : -1;
 }

@@ -139,20 +139,11 @@ static int power_regions_init(struct mpm_run *run)
 	const struct mpm_machine *m = run->m;
 	unsigned int pbo = mpm_pageblock_order(m), n = 0, split = power_split(run->cfg);
 	size_t cap = (size_t)(run->regions_total ? run->regions_total : 1) * split;
-	uint64_t end = 0;
-
 	if (mpm_region_pages(m) / split < 1ull << pbo)
 		return -2;
 	run->pregions = calloc(cap, sizeof(*run->pregions));
 	run->p_windows = calloc(split, sizeof(struct window_count));
-	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
-		struct mpm_zone_info zi;
-
-		mpm_zone_info(m, z, &zi);
-		if (zi.start_pfn + zi.spanned > end)
-			end = zi.start_pfn + zi.spanned;
-	}
-	run->nr_pb = (size_t)(end >> pbo) + 1;
+	run->nr_pb = (size_t)(mpm_max_pfn(m) >> pbo) + 1;
 	run->pb_region = malloc(run->nr_pb * sizeof(*run->pb_region));
 	if (!run->pregions || !run->pb_region || !run->p_windows)
 		return -1;

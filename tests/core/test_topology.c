@@ -229,6 +229,7 @@ static void test_gap_between_nodes(void)
 	m = tm_create(&t);
 	CHECK(rss_bytes() < before + (256ull << 20));
 	CHECK(mpm_metadata_bytes(m) < 16ull << 20);
+	CHECK_EQ_U(mpm_max_pfn(m), far + 8192);
 
 	for (uint64_t gap = 0; gap < 1000; gap += 333) {	/* before the first zone */
 		CHECK(mpm_pfn_to_zone(m, gap) == -1);
