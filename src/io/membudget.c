@@ -26,9 +26,10 @@ static uint64_t mem_available(void)
 int mpm_memory_budget(uint64_t *bytes, const char **source, char *err, size_t errlen)
 {
 	const char *env = getenv("MEMPOWER_MEMORY_LIMIT");
-	char why[192];
 
 	if (env) {
+		char why[192];
+
 		if (mpm_parse_size(env, bytes, why, sizeof(why))) {
 			snprintf(err, errlen, "MEMPOWER_MEMORY_LIMIT=%s: %s", env, why);
 			return -1;
