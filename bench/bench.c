@@ -714,8 +714,9 @@ static uint64_t bench_bytes_estimate(const struct bench_opts *opt, uint64_t size
 
 /*
  * Refuse, before anything runs, a size that needs more memory than the
- * host has (io/membudget.h): a 1T run holds about 5 GiB, and on a small
- * host the OOM killer would end it in the middle of the table.
+ * host has (io/membudget.h): a 1T run holds 4.2 GB (pair_empty) to 6.3 GB
+ * (pair_frag), and on a small host the OOM killer would end it in the
+ * middle of the table.
  */
 static int check_memory(const struct bench_opts *opt)
 {

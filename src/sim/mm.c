@@ -103,10 +103,10 @@ static uint64_t find_va(const struct kmm *mm, uint32_t npages)
 }
 
 /*
- * mmap_region: the vm_area_struct comes first, as vm_area_alloc does.  Its
- * allocation may OOM-kill the mapping task itself, whose exit tears @mm
- * down then: the mapping is not made (NULL, as for a run that failed), so
- * no vma is left in a dead mm.
+ * mmap_region: the vm_area_struct is allocated (vm_area_alloc) before the
+ * rest of the mapping is set up.  That allocation may OOM-kill the mapping
+ * task itself, whose exit tears @mm down: then no mapping is made (NULL,
+ * as for a run that failed), so no vma is left in a dead mm.
  */
 struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu)
 {
