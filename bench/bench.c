@@ -510,6 +510,14 @@ static uint64_t ops_or(const struct bench_env *env, uint64_t dflt)
 	return env->opt->ops ? env->opt->ops : dflt;
 }
 
+/* lifo's pages on @npages: a quarter of memory, at most --ops or LIFO_MAX. */
+static uint64_t lifo_pages(const struct bench_opts *opt, uint64_t npages)
+{
+	uint64_t max = opt->ops ? opt->ops : LIFO_MAX;
+
+	return npages / 4 < max ? npages / 4 : max;
+}
+
 /* Order-0 alloc+free on an empty zone: the hot path (pcp for mempower). */
 static void run_pair_empty(struct bench_env *env, const struct bench_impl *im,
 			   void *c, struct sample *s)
@@ -528,11 +536,9 @@ static void run_pair_empty(struct bench_env *env, const struct bench_impl *im,
 static void run_lifo(struct bench_env *env, const struct bench_impl *im,
 		     void *c, struct sample *s)
 {
-	uint64_t n = env->npages / 4, got;
+	uint64_t n = lifo_pages(env->opt, env->npages), got;
 	double t0, t;
 
-	if (n > ops_or(env, LIFO_MAX))
-		n = ops_or(env, LIFO_MAX);
 	/* warm-up pass: touches the metadata the timed pass will use */
 	got = im->setup_fill(c, env->pfns, n);
 	s->failures = (n - got) + im->setup_unfill(c, env->pfns, got);
@@ -697,15 +703,13 @@ static void env_fini(struct bench_env *env)
  */
 static uint64_t bench_bytes_estimate(const struct bench_opts *opt, uint64_t size)
 {
-	uint64_t np = size / MPM_PAGE_SIZE, lifo = np / 4;
+	uint64_t np = size / MPM_PAGE_SIZE;
 	uint64_t bytes = np * 16 + (64ull << 20);
 
-	if (lifo > (opt->ops ? opt->ops : LIFO_MAX))
-		lifo = opt->ops ? opt->ops : LIFO_MAX;
 	if (opt->benches & (1u << B_PAIR_FRAG))
 		bytes += np * sizeof(uint64_t);
 	else if (opt->benches & (1u << B_LIFO))
-		bytes += lifo * sizeof(uint64_t);
+		bytes += lifo_pages(opt, np) * sizeof(uint64_t);
 	if (opt->benches & (1u << B_MIXED))
 		bytes += np * 7 / 10 * sizeof(uint64_t) +
 			 (np * 6 / 10 + (opt->ops ? opt->ops : MIXED_OPS)) * sizeof(uint32_t);
@@ -720,23 +724,19 @@ static uint64_t bench_bytes_estimate(const struct bench_opts *opt, uint64_t size
  */
 static int check_memory(const struct bench_opts *opt)
 {
-	const char *source = "";
-	char err[256], need[32], have[32], sz[32];
-	uint64_t budget, bytes;
+	char err[256], sz[32];
+	uint64_t budget;
 
-	if (mpm_memory_budget(&budget, &source, err, sizeof(err))) {
-		bench_err("%s", err);
-		return 1;
-	}
-	for (unsigned int i = 0; budget && i < opt->nr_sizes; i++) {
-		bytes = bench_bytes_estimate(opt, opt->sizes[i]);
-		if (bytes <= budget)
-			continue;
-		bench_err("size %s needs about %s of memory, more than the %s %s",
-			  mpm_format_size(opt->sizes[i], sz, sizeof(sz)),
-			  mpm_format_mem(bytes, need, sizeof(need)),
-			  mpm_format_mem(budget, have, sizeof(have)), source);
-		return 1;
+	for (unsigned int i = 0; i < opt->nr_sizes; i++) {
+		int r = mpm_memory_fits(bench_bytes_estimate(opt, opt->sizes[i]), &budget,
+					err, sizeof(err));
+
+		if (r < 0)
+			bench_err("%s", err);
+		else if (r > 0)
+			bench_err("size %s %s", mpm_format_size(opt->sizes[i], sz, sizeof(sz)), err);
+		if (r)
+			return 1;
 	}
 	return 0;
 }

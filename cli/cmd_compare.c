@@ -476,16 +476,15 @@ static void *execute_worker(void *arg)
 
 static int execute(struct compare *c)
 {
-	struct executor *ex = calloc(1, sizeof(*ex));
+	struct executor *ex;
 	pthread_t tid[MAX_RUNS];
 	unsigned int n = c->jobs < c->nr_runs ? c->jobs : c->nr_runs, started = 0;
 	int r = 0;
 
 	/* no more machines at once than the memory holds: results do not change */
-	if (mpm_cli_runs_that_fit("compare", mpm_run_bytes_estimate(&c->spec.spec), n, &n)) {
-		free(ex);
+	if (mpm_cli_runs_that_fit("compare", mpm_run_bytes_estimate(&c->spec.spec), n, &n))
 		return MPM_EXIT_FAIL;
-	}
+	ex = calloc(1, sizeof(*ex));
 	if (!ex)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
 	ex->c = c;

@@ -12,25 +12,18 @@
 int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 			  unsigned int *fit)
 {
-	const char *source = "";
 	uint64_t budget, n;
 	char err[256];
+	int r;
 
 	if (fit)
 		*fit = want;
-	if (mpm_memory_budget(&budget, &source, err, sizeof(err)))
+	r = mpm_memory_fits(per_run, &budget, err, sizeof(err));
+	if (r < 0)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
-	if (!budget)
-		return 0;
-	if (per_run > budget) {
-		char need[32], have[32];
-
-		return mpm_cli_fail(MPM_EXIT_FAIL,
-				    "%s: the machine needs about %s of memory, more than the %s %s",
-				    cmd, mpm_format_mem(per_run, need, sizeof(need)),
-				    mpm_format_mem(budget, have, sizeof(have)), source);
-	}
-	n = budget / per_run;
+	if (r > 0)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: the machine %s", cmd, err);
+	n = budget ? budget / per_run : want;
 	if (fit && n < want)
 		*fit = (unsigned int)n;
 	return 0;

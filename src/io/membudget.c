@@ -23,7 +23,11 @@ static uint64_t mem_available(void)
 	return kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
 }
 
-int mpm_memory_budget(uint64_t *bytes, const char **source, char *err, size_t errlen)
+/*
+ * The budget in *@bytes (0 when unknown) and where it came from in
+ * *@source, to end a sentence; -1 with the reason in @err for a bad limit.
+ */
+static int memory_budget(uint64_t *bytes, const char **source, char *err, size_t errlen)
 {
 	const char *env = getenv("MEMPOWER_MEMORY_LIMIT");
 
@@ -46,11 +50,27 @@ int mpm_memory_budget(uint64_t *bytes, const char **source, char *err, size_t er
 	return 0;
 }
 
-char *mpm_format_mem(uint64_t bytes, char *buf, size_t len)
+/* @bytes for a reader: "90.1 GiB", or "70 MiB" below a GiB.  Returns @buf. */
+static char *format_mem(uint64_t bytes, char *buf, size_t len)
 {
 	if (bytes >= 1ull << 30)
 		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
 	else
 		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
 	return buf;
+}
+
+int mpm_memory_fits(uint64_t need, uint64_t *budget, char *err, size_t errlen)
+{
+	const char *source = "";
+	char have[32], want[32];
+
+	if (memory_budget(budget, &source, err, errlen))
+		return -1;
+	if (!*budget || need <= *budget)
+		return 0;
+	snprintf(err, errlen, "needs about %s of memory, more than the %s %s",
+		 format_mem(need, want, sizeof(want)), format_mem(*budget, have, sizeof(have)),
+		 source);
+	return 1;
 }

@@ -16,14 +16,13 @@
 #include <stdint.h>
 
 /*
- * The budget in *@bytes, 0 when unknown (no check); *@source says where it
- * came from ("available on this host", "that MEMPOWER_MEMORY_LIMIT allows")
- * to end a sentence.  -1 with a one-line reason in @err (no "mempower:"
- * prefix) for a malformed or zero MEMPOWER_MEMORY_LIMIT.
+ * Whether @need bytes fit in the budget, which goes to *@budget (0: none
+ * known, no check).  0 when they fit.  1 when they do not, with the end of
+ * a sentence in @err: "needs about 6.1 GiB of memory, more than the
+ * 1.0 GiB that MEMPOWER_MEMORY_LIMIT allows" (the caller names what).  -1
+ * for a malformed or zero MEMPOWER_MEMORY_LIMIT, with the whole reason in
+ * @err.  @err has no "mempower:" prefix either way.
  */
-int mpm_memory_budget(uint64_t *bytes, const char **source, char *err, size_t errlen);
-
-/* @bytes for a reader: "90.1 GiB", or "70 MiB" below a GiB.  Returns @buf. */
-char *mpm_format_mem(uint64_t bytes, char *buf, size_t len);
+int mpm_memory_fits(uint64_t need, uint64_t *budget, char *err, size_t errlen);
 
 #endif /* MPM_IO_MEMBUDGET_H */

@@ -139,6 +139,7 @@ static int power_regions_init(struct mpm_run *run)
 	const struct mpm_machine *m = run->m;
 	unsigned int pbo = mpm_pageblock_order(m), n = 0, split = power_split(run->cfg);
 	size_t cap = (size_t)(run->regions_total ? run->regions_total : 1) * split;
+
 	if (mpm_region_pages(m) / split < 1ull << pbo)
 		return -2;
 	run->pregions = calloc(cap, sizeof(*run->pregions));
