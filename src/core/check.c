@@ -535,7 +535,7 @@ static int check_sorted(struct check *c, const struct zone *z)
 static int check_zone(struct check *c, const struct zone *z)
 {
 	struct walk_totals t = { 0 };
-	uint64_t free_lists = 0, pcp_pages = 0;
+	uint64_t free_lists = 0, pcp_pages = 0, isolated;
 	long allocated = 0;
 
 	if (check_lists(c, z, &free_lists, &pcp_pages) || check_ralloc(c, z))
@@ -550,10 +550,17 @@ static int check_zone(struct check *c, const struct zone *z)
 	if (t.free != free_lists)
 		return bad(c, z, "free blocks found by pfn walk hold %llu pages, free lists %llu",
 			   (unsigned long long)t.free, (unsigned long long)free_lists);
-	if (t.free != (uint64_t)READ_ONCE(((struct zone *)z)->vm_free_pages))
-		return bad(c, z, "NR_FREE_PAGES is %ld, recount %llu",
+	/*
+	 * Free pages of isolated pageblocks are not NR_FREE_PAGES
+	 * (__mod_zone_freepage_state skips MIGRATE_ISOLATE); check_lists()
+	 * has recounted the ISOLATE lists against nr_free_mt.
+	 */
+	isolated = (uint64_t)READ_ONCE(((struct zone *)z)->nr_free_mt[MIGRATE_ISOLATE]);
+	if (t.free - isolated != (uint64_t)READ_ONCE(((struct zone *)z)->vm_free_pages))
+		return bad(c, z, "NR_FREE_PAGES is %ld, recount %llu (%llu isolated not counted)",
 			   READ_ONCE(((struct zone *)z)->vm_free_pages),
-			   (unsigned long long)t.free);
+			   (unsigned long long)(t.free - isolated),
+			   (unsigned long long)isolated);
 	if (t.pcp != pcp_pages)
 		return bad(c, z, "pcp pages by pfn walk %llu, on lists %llu",
 			   (unsigned long long)t.pcp, (unsigned long long)pcp_pages);

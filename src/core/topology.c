@@ -298,7 +298,7 @@ static void free_all_bootmem_zone(struct mpm_machine *m, struct zone *z)
 	uint64_t pfn = z->zone_start_pfn, end = zone_end_pfn(z);
 
 	while (pfn < end) {
-		uint64_t stop = pfn;
+		uint64_t stop;
 
 		while (pfn < end && (READ_ONCE(m->pages[pfn_to_idx(m, pfn)].flags) & PG_reserved))
 			pfn++;

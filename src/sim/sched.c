@@ -22,7 +22,7 @@ static int rq_add(struct kcpu *c, struct ktask *t)
 	return 0;
 }
 
-static void rq_del(struct kcpu *c, struct ktask *t)
+static void rq_del(struct kcpu *c, const struct ktask *t)
 {
 	for (size_t i = 0; i < c->nr; i++) {
 		if (c->rq[i] != t)
