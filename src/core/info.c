@@ -90,25 +90,44 @@ int mpm_feature_by_name(const char *name, unsigned long *feature)
 	return -1;
 }
 
+/* Each switch that works only on top of another (mpm_machine_create refuses it alone). */
+static const struct {
+	unsigned long bit, needs;
+} feature_deps[] = {
+	{ MPM_FEATURE_REGION_BIAS, MPM_FEATURE_SORTED_FREELISTS },
+	{ MPM_FEATURE_REGION_ALLOCATOR, MPM_FEATURE_SORTED_FREELISTS },
+	{ MPM_FEATURE_RALLOC_BIAS, MPM_FEATURE_REGION_ALLOCATOR },
+	{ MPM_FEATURE_REGION_CACHE, MPM_FEATURE_REGION_ALLOCATOR },
+	{ MPM_FEATURE_EVAC_TRIGGERS, MPM_FEATURE_EVACUATION },
+	{ MPM_FEATURE_RECLAIM_CLEAN, MPM_FEATURE_EVACUATION },
+};
+
+/* The name of the one switch in @bit. */
+static const char *feature_name(unsigned long bit)
+{
+	return feature_names[__builtin_ctzl(bit)];
+}
+
+int feature_unmet_dep(unsigned long f, const char **name, const char **needs)
+{
+	for (size_t i = 0; i < sizeof(feature_deps) / sizeof(feature_deps[0]); i++)
+		if ((f & feature_deps[i].bit) && !(f & feature_deps[i].needs)) {
+			*name = feature_name(feature_deps[i].bit);
+			*needs = feature_name(feature_deps[i].needs);
+			return 1;
+		}
+	return 0;
+}
+
 unsigned long mpm_features_valid(unsigned long f)
 {
-	static const struct {
-		unsigned long bit, needs;
-	} deps[] = {
-		{ MPM_FEATURE_REGION_BIAS, MPM_FEATURE_SORTED_FREELISTS },
-		{ MPM_FEATURE_REGION_ALLOCATOR, MPM_FEATURE_SORTED_FREELISTS },
-		{ MPM_FEATURE_RALLOC_BIAS, MPM_FEATURE_REGION_ALLOCATOR },
-		{ MPM_FEATURE_REGION_CACHE, MPM_FEATURE_REGION_ALLOCATOR },
-		{ MPM_FEATURE_EVAC_TRIGGERS, MPM_FEATURE_EVACUATION },
-		{ MPM_FEATURE_RECLAIM_CLEAN, MPM_FEATURE_EVACUATION },
-	};
 	unsigned long was;
 
 	do {
 		was = f;
-		for (size_t i = 0; i < sizeof(deps) / sizeof(deps[0]); i++)
-			if ((f & deps[i].bit) && !(f & deps[i].needs))
-				f &= ~deps[i].bit;
+		for (size_t i = 0; i < sizeof(feature_deps) / sizeof(feature_deps[0]); i++)
+			if ((f & feature_deps[i].bit) && !(f & feature_deps[i].needs))
+				f &= ~feature_deps[i].bit;
 	} while (f != was);
 	return f;
 }

@@ -33,6 +33,7 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 
 static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len)
 {
+	const char *name, *needs;
 	unsigned int pbo = s->pageblock_order ? s->pageblock_order : MAX_ORDER - 1;
 	unsigned int rs = s->region_shift ? s->region_shift : DEFAULT_REGION_SHIFT;
 
@@ -50,18 +51,8 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 			    rs, pbo);
 	if (s->features & ~MPM_FEATURES_ALL)
 		return fail(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
-	if ((s->features & MPM_FEATURE_REGION_BIAS) &&
-	    !(s->features & MPM_FEATURE_SORTED_FREELISTS))
-		return fail(err, len, "feature region_bias needs sorted_freelists");
-	if ((s->features & MPM_FEATURE_REGION_ALLOCATOR) &&
-	    !(s->features & MPM_FEATURE_SORTED_FREELISTS))
-		return fail(err, len, "feature region_allocator needs sorted_freelists");
-	if ((s->features & (MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE)) &&
-	    !(s->features & MPM_FEATURE_REGION_ALLOCATOR))
-		return fail(err, len, "features ralloc_bias and region_cache need region_allocator");
-	if ((s->features & (MPM_FEATURE_EVAC_TRIGGERS | MPM_FEATURE_RECLAIM_CLEAN)) &&
-	    !(s->features & MPM_FEATURE_EVACUATION))
-		return fail(err, len, "features evac_triggers and reclaim_clean need evacuation");
+	if (feature_unmet_dep(s->features, &name, &needs))
+		return fail(err, len, "feature %s needs %s", name, needs);
 	if (s->nr_cpus > MPM_MAX_CPUS)
 		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {

@@ -75,6 +75,11 @@ expect_error 1 "--features: unknown switch 'bogus'" run --policy sorted --featur
 expect_error 1 "--features: empty or overlong switch name" run --policy sorted --features=sorted_freelists,,
 expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --features region_bias
 expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --policy sorted --features=-sorted_freelists
+expect_error 1 "feature region_allocator needs sorted_freelists" run --machine 1G --features region_allocator
+expect_error 1 "feature ralloc_bias needs region_allocator" run --machine 1G --policy split --features=-region_allocator,-region_cache
+expect_error 1 "feature region_cache needs region_allocator" run --machine 1G --policy sorted --features region_cache
+expect_error 1 "feature evac_triggers needs evacuation" run --machine 1G --policy full --features=-evacuation,-reclaim_clean
+expect_error 1 "feature reclaim_clean needs evacuation" run --machine 1G --policy split --features +reclaim_clean
 expect_error 1 "unknown workload 'stress'" run --workload stress
 expect_error 1 "workload churn: unknown key 'speed'" run --workload churn:speed=3
 expect_error 1 "workload churn: malformed value 'lots' for ops" run --workload churn:ops=lots
