@@ -114,6 +114,7 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 				struct mpm_evac_result r;
 
 				mpm_evacuate_region(k->m, zid, rids[i], t->cpu, reclaim, &r);
+				ksim_allocator_call_done(k);
 				used += evacuate_cost(k, &r);
 				k->c.evac_scanned += r.scanned;
 				k->c.migrated += r.migrated;

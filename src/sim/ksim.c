@@ -143,6 +143,18 @@ bool ksim_idle(const struct ksim *k)
 	return k->nr_live_tasks == 0;
 }
 
+void ksim_check_allocator(struct ksim *k)
+{
+	char msg[160];
+
+	if (k->failed)
+		return;
+	k->checked_calls++;
+	if (mpm_check(k->m, msg, sizeof(msg)))
+		ksim_fail(k, "invariant broken after allocator call %llu: %s",
+			  (unsigned long long)k->checked_calls, msg);
+}
+
 /*
  * Every present page of an owner's pfn array: the reverse map names this
  * owner and index, and the page holds what the owner wrote.

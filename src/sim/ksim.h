@@ -240,6 +240,12 @@ struct ksim {
 	unsigned int touch_shift;
 	void *owner;			/* the run driving this simulation */
 	struct ktask *current;		/* the task whose program is running */
+	/*
+	 * mempower run --check-every-op: the invariant checker after every
+	 * call that changes the allocator's state (ksim_allocator_call_done)
+	 */
+	bool check_every_op;
+	uint64_t checked_calls;		/* allocator calls checked so far */
 	char error[200];
 	bool failed;
 };
@@ -283,6 +289,20 @@ void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(print
 uint64_t ksim_accounted_pages(const struct ksim *k);
 /* Verify every owned page: rmap and content agree with the owner. */
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
+void ksim_check_allocator(struct ksim *k);
+/*
+ * Every call the simulator makes that changes the allocator's state (an
+ * allocation, a free, a drain, a reverse-map update, an evacuation) is
+ * followed by this: with check_every_op, mpm_check() runs, and a broken
+ * invariant fails the run.  The owner checker needs the owner's own
+ * tables to be up to date as well, which they are only between programs'
+ * steps: the run driver checks owners after every quantum instead.
+ */
+static inline void ksim_allocator_call_done(struct ksim *k)
+{
+	if (__builtin_expect(k->check_every_op, 0))
+		ksim_check_allocator(k);
+}
 void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad);
 /*
  * A content tag: what an owner wrote into its page (a hash, never 0).

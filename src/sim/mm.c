@@ -35,8 +35,10 @@ static uint32_t alloc_pt_page(struct ksim *k, unsigned int cpu)
 
 static void free_pt_page(struct ksim *k, uint32_t *pfn, unsigned int cpu)
 {
-	if (*pfn != NO_PFN32)
+	if (*pfn != NO_PFN32) {
 		mpm_free_pages(k->m, *pfn, 0, cpu);
+		ksim_allocator_call_done(k);
+	}
 	*pfn = NO_PFN32;
 }
 
@@ -194,6 +196,7 @@ static void map_page(struct ksim *k, struct kvma *v, uint32_t i, uint64_t pfn)
 {
 	v->pfn[i] = (uint32_t)pfn;
 	mpm_rmap_set(k->m, pfn, v->id, i, content_tag(v->id, i, v->generation));
+	ksim_allocator_call_done(k);
 }
 
 /* do_huge_pmd_anonymous_page; false if no huge page could be had. */
@@ -201,6 +204,7 @@ static bool fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned 
 {
 	uint64_t pfn = mpm_alloc_pages(k->m, MPM_GFP_TRANSHUGE, HPAGE_ORDER, cpu);
 
+	ksim_allocator_call_done(k);
 	if (pfn == MPM_NO_PFN) {
 		k->c.thp_fallbacks++;
 		return false;
@@ -304,6 +308,7 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		}
 		n = faults_ahead(i, to, used, budget, cost);
 		got = mpm_alloc_pages_bulk(k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu, n, pfns);
+		ksim_allocator_call_done(k);
 		used += map_faulted(k, v, pos, pfns, got, cost);
 		if (got == n)
 			continue;
@@ -383,11 +388,14 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 		v->mm->rss--;
 		if (n == PAGEVEC_SIZE) {
 			mpm_free_page_list(k->m, vec, n, cpu, 0);
+			ksim_allocator_call_done(k);
 			n = 0;
 		}
 	}
-	if (n)
+	if (n) {
 		mpm_free_page_list(k->m, vec, n, cpu, 0);
+		ksim_allocator_call_done(k);
+	}
 	v->flush_from = upto;
 	v->gathered = 0;
 }
@@ -406,6 +414,7 @@ static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
 			v->pfn[i + j] = NO_PFN32;
 		}
 		mpm_free_pages(k->m, head, HPAGE_ORDER, cpu);
+		ksim_allocator_call_done(k);
 		v->huge[chunk] = 0;
 		v->rss -= PAGES_PER_PMD;
 		v->mm->rss -= PAGES_PER_PMD;
@@ -417,8 +426,10 @@ static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
 	if (++v->gathered > MMU_GATHER_BUNDLE + v->nr_gather * MAX_GATHER_BATCH) {
 		uint64_t pfn = MPM_NO_PFN;
 
-		if (v->nr_gather < MAX_GATHER_BATCH_COUNT)
+		if (v->nr_gather < MAX_GATHER_BATCH_COUNT) {
 			pfn = mpm_alloc_pages(k->m, GATHER_GFP, 0, cpu);
+			ksim_allocator_call_done(k);
+		}
 		if (pfn != MPM_NO_PFN) {
 			v->gather[v->nr_gather++] = (uint32_t)pfn;
 			k->c.gather_pages++;
@@ -439,8 +450,10 @@ static void finish_unmap(struct ksim *k, struct kvma *v, unsigned int cpu)
 			free_pt_page(k, &v->pte[c], cpu);
 			v->mm->nr_ptes--;
 		}
-	for (unsigned int g = 0; g < v->nr_gather; g++)
+	for (unsigned int g = 0; g < v->nr_gather; g++) {
 		mpm_free_pages(k->m, v->gather[g], 0, cpu);
+		ksim_allocator_call_done(k);
+	}
 	v->nr_gather = 0;
 	v->mm->rss -= v->rss;
 	v->rss = 0;

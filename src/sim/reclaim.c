@@ -68,6 +68,7 @@ static uint64_t shrink_page_cache(struct ksim *k, uint64_t nr, unsigned int cpu)
 		}
 		mpm_rmap_clear(k->m, f->pfn[e.index]);
 		mpm_free_cold_page(k->m, f->pfn[e.index], cpu);
+		ksim_allocator_call_done(k);
 		f->pfn[e.index] = NO_PFN32;
 		f->cached--;
 		freed++;
@@ -136,6 +137,7 @@ uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 {
 	uint64_t pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
 
+	ksim_allocator_call_done(k);
 	if (pfn != MPM_NO_PFN)
 		return pfn;
 	return ksim_alloc_page_failed(k, gfp, order, cpu);
@@ -159,7 +161,9 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 
 		k->c.direct_reclaimed += n;
 		mpm_drain_all_pages(k->m);
+		ksim_allocator_call_done(k);
 		pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
+		ksim_allocator_call_done(k);
 		if (pfn != MPM_NO_PFN)
 			return pfn;
 		if (n)
@@ -180,6 +184,7 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 			if (k->current && k->current->state == TASK_DEAD)
 				return MPM_NO_PFN;
 			pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
+			ksim_allocator_call_done(k);
 			if (pfn != MPM_NO_PFN)
 				return pfn;
 		}
@@ -224,6 +229,7 @@ static bool add_to_page_cache(struct ksim *k, struct kfile *f, uint32_t i,
 		return false;
 	f->pfn[i] = (uint32_t)pfn;
 	mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
+	ksim_allocator_call_done(k);
 	f->cached++;
 	lru_push(k, f->id, i);
 	return true;
@@ -278,6 +284,7 @@ void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu)
 			continue;
 		mpm_rmap_clear(k->m, f->pfn[i]);
 		mpm_free_pages(k->m, f->pfn[i], 0, cpu);
+		ksim_allocator_call_done(k);
 		f->pfn[i] = NO_PFN32;
 	}
 	f->cached = 0;

@@ -415,6 +415,22 @@ static int check_sample(struct mpm_run *run, double t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * --check-every-op on a kernel model: the allocator was checked after each
+ * of its calls (ksim_allocator_call_done); the owners, whose tables are
+ * whole only between the programs' steps, after each scheduler quantum.
+ */
+static int check_quantum(struct mpm_run *run, uint64_t t0)
+{
+	char msg[160];
+
+	if (!ksim_check_owners(run->k, msg, sizeof(msg)))
+		return 0;
+	ksim_fail(run->k, "owner check failed at t=%.4f s: %s",
+		  (double)(run->k->now - t0) / 1e9, msg);
+	return -1;
+}
+
 /* packing_efficiency = free / ideal regions, min and running sum per sample */
 static void note_packing(struct mpm_run *run, double *sum, size_t *n)
 {
@@ -451,6 +467,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 	if (ksim_init(run->k, run->m, &p, &run->rng) || mpm_ideal_init(&id, run->m))
 		goto nomem;
 	run->k->owner = run;
+	run->k->check_every_op = cfg->check_every_op;
 	if (cfg->boot_system && mpm_boot_idle_system(run->k))
 		goto fail;
 	/* t = 0 is the idle system, not the bare machine sampled at creation */
@@ -466,6 +483,8 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		while (run->k->now < until && !run->k->failed) {
 			ksim_run_quantum(run->k);
 			note_free_regions(run);
+			if (cfg->check_every_op && check_quantum(run, t0))
+				goto fail;
 		}
 		if (run->k->failed)
 			goto fail;

@@ -121,8 +121,10 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 	t->state = TASK_DEAD;		/* a sleeper entry is dropped at the next wake-up pass */
 	k->nr_live_tasks--;
 	/* the stack and task_struct go when the task is reaped */
-	if (t->stack != NO_PFN32)
+	if (t->stack != NO_PFN32) {
 		mpm_free_pages(k->m, t->stack, THREAD_SIZE_ORDER, t->cpu);
+		ksim_allocator_call_done(k);
+	}
 	t->stack = NO_PFN32;
 	ksim_slab_free(k, t->task_obj, t->cpu);
 	t->task_obj = NULL;
@@ -230,6 +232,8 @@ void ksim_run_quantum(struct ksim *k)
 	k->now += q;
 	/* vmstat_update: every cpu once a second (sysctl_stat_interval = HZ) */
 	if (k->now / NSEC_PER_SEC != (k->now - q) / NSEC_PER_SEC)
-		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
+		for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++) {
 			mpm_refresh_cpu_vm_stats(k->m, cpu);
+			ksim_allocator_call_done(k);
+		}
 }

@@ -88,6 +88,7 @@ void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
 		if (!s) {
 			ksim_fail(k, "out of memory in the simulator");
 			mpm_free_pages(k->m, pfn, c->order, cpu);
+			ksim_allocator_call_done(k);
 			return NULL;
 		}
 		s->pfn = (uint32_t)pfn;
@@ -136,6 +137,7 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu)
 	if (s->all_next)
 		s->all_next->all_prev = s->all_prev;
 	mpm_free_pages(k->m, s->pfn, c->order, cpu);
+	ksim_allocator_call_done(k);
 	k->c.slab_pages_freed += 1u << c->order;
 	c->nr_slabs--;
 	free(s);
