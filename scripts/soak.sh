@@ -35,6 +35,7 @@ fi
 
 machines=(32M 48M 64M 2x32M)
 region_sizes=(4M 8M 16M 32M 512M)
+aligns=(node absolute)
 policies=(mainline sorted split full)
 features=("" "" "" "--features=-region_bias" "--features=+reclaim_clean"
 	  "--features=-evac_triggers" "--features=-region_cache" "--features=+no_claim")
@@ -64,7 +65,6 @@ for ((i = 1; i <= RUNS; i++)); do
 	pick policy policies
 	pick feature features
 	pick workload workloads
-	aligns=(node absolute)
 	pick align aligns
 	args=(run --machine "$machine" --region-size "$region" --region-align "$align"
 	      --pageblock-order $((9 + RANDOM % 2)) --cpus $((1 + RANDOM % 4))

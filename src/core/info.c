@@ -108,27 +108,31 @@ static const char *feature_name(unsigned long bit)
 	return feature_names[__builtin_ctzl(bit)];
 }
 
-int feature_unmet_dep(unsigned long f, const char **name, const char **needs)
+/* The first entry of feature_deps that @f has without its prerequisite, or -1. */
+static int first_unmet_dep(unsigned long f)
 {
 	for (size_t i = 0; i < sizeof(feature_deps) / sizeof(feature_deps[0]); i++)
-		if ((f & feature_deps[i].bit) && !(f & feature_deps[i].needs)) {
-			*name = feature_name(feature_deps[i].bit);
-			*needs = feature_name(feature_deps[i].needs);
-			return 1;
-		}
-	return 0;
+		if ((f & feature_deps[i].bit) && !(f & feature_deps[i].needs))
+			return (int)i;
+	return -1;
 }
 
+int feature_unmet_dep(unsigned long f, const char **name, const char **needs)
+{
+	int i = first_unmet_dep(f);
+
+	if (i < 0)
+		return 0;
+	*name = feature_name(feature_deps[i].bit);
+	*needs = feature_name(feature_deps[i].needs);
+	return 1;
+}
+
+/* Drop each switch that lacks its prerequisite, until none does. */
 unsigned long mpm_features_valid(unsigned long f)
 {
-	unsigned long was;
-
-	do {
-		was = f;
-		for (size_t i = 0; i < sizeof(feature_deps) / sizeof(feature_deps[0]); i++)
-			if ((f & feature_deps[i].bit) && !(f & feature_deps[i].needs))
-				f &= ~feature_deps[i].bit;
-	} while (f != was);
+	for (int i; (i = first_unmet_dep(f)) >= 0;)
+		f &= ~feature_deps[i].bit;
 	return f;
 }
 

@@ -303,6 +303,14 @@ static inline void ksim_allocator_call_done(struct ksim *k)
 	if (__builtin_expect(k->check_every_op, 0))
 		ksim_check_allocator(k);
 }
+
+/* mpm_free_pages() by the simulator, followed by the check above. */
+static inline void ksim_free_pages(struct ksim *k, uint64_t pfn, unsigned int order,
+				   unsigned int cpu)
+{
+	mpm_free_pages(k->m, pfn, order, cpu);
+	ksim_allocator_call_done(k);
+}
 void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad);
 /*
  * A content tag: what an owner wrote into its page (a hash, never 0).

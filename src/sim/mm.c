@@ -35,10 +35,8 @@ static uint32_t alloc_pt_page(struct ksim *k, unsigned int cpu)
 
 static void free_pt_page(struct ksim *k, uint32_t *pfn, unsigned int cpu)
 {
-	if (*pfn != NO_PFN32) {
-		mpm_free_pages(k->m, *pfn, 0, cpu);
-		ksim_allocator_call_done(k);
-	}
+	if (*pfn != NO_PFN32)
+		ksim_free_pages(k, *pfn, 0, cpu);
 	*pfn = NO_PFN32;
 }
 
@@ -413,8 +411,7 @@ static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
 			mpm_rmap_clear(k->m, v->pfn[i + j]);
 			v->pfn[i + j] = NO_PFN32;
 		}
-		mpm_free_pages(k->m, head, HPAGE_ORDER, cpu);
-		ksim_allocator_call_done(k);
+		ksim_free_pages(k, head, HPAGE_ORDER, cpu);
 		v->huge[chunk] = 0;
 		v->rss -= PAGES_PER_PMD;
 		v->mm->rss -= PAGES_PER_PMD;
@@ -450,10 +447,8 @@ static void finish_unmap(struct ksim *k, struct kvma *v, unsigned int cpu)
 			free_pt_page(k, &v->pte[c], cpu);
 			v->mm->nr_ptes--;
 		}
-	for (unsigned int g = 0; g < v->nr_gather; g++) {
-		mpm_free_pages(k->m, v->gather[g], 0, cpu);
-		ksim_allocator_call_done(k);
-	}
+	for (unsigned int g = 0; g < v->nr_gather; g++)
+		ksim_free_pages(k, v->gather[g], 0, cpu);
 	v->nr_gather = 0;
 	v->mm->rss -= v->rss;
 	v->rss = 0;

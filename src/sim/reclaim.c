@@ -161,7 +161,7 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 
 		k->c.direct_reclaimed += n;
 		mpm_drain_all_pages(k->m);
-		ksim_allocator_call_done(k);
+		/* the check after the allocation covers the drain too */
 		pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
 		ksim_allocator_call_done(k);
 		if (pfn != MPM_NO_PFN)
@@ -283,8 +283,7 @@ void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu)
 		if (f->pfn[i] == NO_PFN32)
 			continue;
 		mpm_rmap_clear(k->m, f->pfn[i]);
-		mpm_free_pages(k->m, f->pfn[i], 0, cpu);
-		ksim_allocator_call_done(k);
+		ksim_free_pages(k, f->pfn[i], 0, cpu);
 		f->pfn[i] = NO_PFN32;
 	}
 	f->cached = 0;

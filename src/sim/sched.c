@@ -121,10 +121,8 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 	t->state = TASK_DEAD;		/* a sleeper entry is dropped at the next wake-up pass */
 	k->nr_live_tasks--;
 	/* the stack and task_struct go when the task is reaped */
-	if (t->stack != NO_PFN32) {
-		mpm_free_pages(k->m, t->stack, THREAD_SIZE_ORDER, t->cpu);
-		ksim_allocator_call_done(k);
-	}
+	if (t->stack != NO_PFN32)
+		ksim_free_pages(k, t->stack, THREAD_SIZE_ORDER, t->cpu);
 	t->stack = NO_PFN32;
 	ksim_slab_free(k, t->task_obj, t->cpu);
 	t->task_obj = NULL;

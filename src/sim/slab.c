@@ -87,8 +87,7 @@ void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
 		s = calloc(1, sizeof(*s));
 		if (!s) {
 			ksim_fail(k, "out of memory in the simulator");
-			mpm_free_pages(k->m, pfn, c->order, cpu);
-			ksim_allocator_call_done(k);
+			ksim_free_pages(k, pfn, c->order, cpu);
 			return NULL;
 		}
 		s->pfn = (uint32_t)pfn;
@@ -136,8 +135,7 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu)
 		c->all = s->all_next;
 	if (s->all_next)
 		s->all_next->all_prev = s->all_prev;
-	mpm_free_pages(k->m, s->pfn, c->order, cpu);
-	ksim_allocator_call_done(k);
+	ksim_free_pages(k, s->pfn, c->order, cpu);
 	k->c.slab_pages_freed += 1u << c->order;
 	c->nr_slabs--;
 	free(s);

@@ -557,8 +557,7 @@ static void isolate_pageblock(struct mpm_machine *m, struct zone *z, uint64_t pf
 {
 	int moved;
 
-	mpm_drain_local_pages(m, 0);
-	mpm_drain_local_pages(m, 1);
+	mpm_drain_all_pages(m);
 	set_pageblock_migratetype(m, z, pfn, MIGRATE_ISOLATE);
 	moved = move_freepages_block(m, z, pfn, MIGRATE_ISOLATE);
 	z->vm_free_pages -= moved;
