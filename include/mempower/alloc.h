@@ -42,8 +42,10 @@ MPM_API int mpm_free_cold_page(struct mpm_machine *m, uint64_t pfn,
  * (the same pfns in the same order, the same counters, and a failed attempt
  * is made and counted once), only faster for order 0: the zonelist walk runs
  * once per run of pages taken off one pcp list instead of once per page.
- * The bulk free is release_pages()/free_hot_cold_page_list(): order-0
- * pages, each freed cold or hot through @cpu's pcp list.
+ * The bulk frees are release_pages()/free_hot_cold_page_list(): each
+ * block freed as mpm_free_pages() would (order-0 pages cold or hot through
+ * @cpu's pcp list); they return 0, or -1 when any block was refused (the
+ * others are freed).
  */
 MPM_API size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 				    unsigned int order, unsigned int cpu,

@@ -69,7 +69,10 @@ struct mpm_migrate_ops {
  */
 MPM_API void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
 
-/* should_evacuate_region (patch 39): not region 0, and 0 < used pages <= @threshold. */
+/*
+ * should_evacuate_region (patch 39): not region 0, and 0 < used pages <=
+ * @threshold.  False for a zone or region id the machine does not have.
+ */
 MPM_API bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
 					unsigned int rid, uint64_t threshold);
 
@@ -89,7 +92,9 @@ struct mpm_evac_result {
  * aborts as soon as a target lies in a region >= @rid.  Sources are freed
  * on @cpu, which the caller must own as for mpm_free_pages.  Other threads
  * may allocate, fault and free meanwhile when the owners' lock and unlock
- * are set.  Returns 0, or -1 without the reverse map or the callbacks.
+ * are set.  Returns 0, or -1 (@res zeroed, nothing done) without the
+ * reverse map or the callbacks, or for a zone, region or cpu the machine
+ * does not have.
  */
 MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
 				unsigned int cpu, bool reclaim_clean,
@@ -103,11 +108,14 @@ MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigne
  * queued again meanwhile, as the patch's bitmap_andnot does; the worker
  * repeats while take() finds more.  @fn, if set, is called when a region is
  * newly queued (with a zone lock held: it must not call the allocator).
+ * take() returns how many it copied; both return -1 for a zone the machine
+ * does not have, and done() also for a region id past the zone's regions
+ * (then nothing is cleared).
  */
 MPM_API int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *rids,
 				   unsigned int max);
-MPM_API void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid,
-				    const uint32_t *rids, unsigned int n);
+MPM_API int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid,
+				   const uint32_t *rids, unsigned int n);
 MPM_API void mpm_set_mempower_notify(struct mpm_machine *m,
 				     void (*fn)(void *arg, unsigned int nid), void *arg);
 

@@ -183,12 +183,16 @@ struct mpm_region_info {
 MPM_API unsigned int mpm_nr_nodes(const struct mpm_machine *m);
 MPM_API unsigned int mpm_nr_cpus(const struct mpm_machine *m);
 MPM_API unsigned int mpm_cpu_to_node(const struct mpm_machine *m, unsigned int cpu);
-/* Zones are numbered machine-wide, node by node, lowest zone first. */
+/*
+ * Zones are numbered machine-wide, node by node, lowest zone first; a
+ * zone's regions from 0 to nr_regions - 1.  The info calls fill @info and
+ * return 0, or -1 (@info untouched) for an id the machine does not have.
+ */
 MPM_API unsigned int mpm_nr_zones(const struct mpm_machine *m);
-MPM_API void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
-			   struct mpm_zone_info *info);
-MPM_API void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
-			     unsigned int rid, struct mpm_region_info *info);
+MPM_API int mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
+			  struct mpm_zone_info *info);
+MPM_API int mpm_region_info(const struct mpm_machine *m, unsigned int zid,
+			    unsigned int rid, struct mpm_region_info *info);
 MPM_API uint64_t mpm_total_pages(const struct mpm_machine *m);	/* present */
 /* One past the highest pfn of any zone: the kernel's max_pfn. */
 MPM_API uint64_t mpm_max_pfn(const struct mpm_machine *m);
@@ -199,9 +203,12 @@ MPM_API unsigned long mpm_min_free_kbytes(const struct mpm_machine *m);
 /* Zone regions with present pages, machine-wide, and how many are free. */
 MPM_API unsigned int mpm_regions_total(const struct mpm_machine *m);
 MPM_API unsigned int mpm_free_regions(const struct mpm_machine *m);
-/* Pageblocks of each migratetype in zone @zid's region @rid (homogeneity). */
-MPM_API void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid,
-				   unsigned int rid, uint64_t counts[MPM_MIGRATE_TYPES]);
+/*
+ * Pageblocks of each migratetype in zone @zid's region @rid (homogeneity);
+ * 0, or -1 (@counts untouched) for an id the machine does not have.
+ */
+MPM_API int mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid,
+				  unsigned int rid, uint64_t counts[MPM_MIGRATE_TYPES]);
 /* Regions holding movable and also unmovable or reclaimable pageblocks. */
 MPM_API unsigned int mpm_mixed_regions(const struct mpm_machine *m);
 

@@ -23,11 +23,20 @@
 /* Start recording owners (before the first mpm_rmap_set); 0.  Idempotent. */
 MPM_API int mpm_rmap_enable(struct mpm_machine *m);
 MPM_API int mpm_rmap_enabled(const struct mpm_machine *m);
-/* Record that @owner holds @pfn at @index and wrote @content into it. */
-MPM_API void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
-			  uint32_t index, uint32_t content);
-/* @pfn has no owner any more; it must not be freed before this. */
-MPM_API void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
+/*
+ * Record that @owner holds @pfn at @index and wrote @content into it; 0.
+ * @pfn must lie in a block the caller allocated (its head or an inner
+ * page); anything else -- a free page, one on a pcp list, a reserved page
+ * or hole, a pfn outside the machine, or a reverse map not enabled -- is
+ * -1 with nothing written.  @owner MPM_NO_OWNER is mpm_rmap_clear().
+ */
+MPM_API int mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
+			 uint32_t index, uint32_t content);
+/*
+ * @pfn has no owner any more; it must not be freed before this.  0, or -1
+ * for a pfn outside every zone; a page without an owner is left untouched.
+ */
+MPM_API int mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn);
 /*
  * The owner of @pfn (MPM_NO_OWNER if none); @index, @content may be NULL.
  * Exact under the owner's lock, or when no other thread frees or maps

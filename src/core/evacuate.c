@@ -19,6 +19,7 @@
  * Huge pages (order > 0) are skipped and counted as failed.
  */
 #include "freelist.h"
+#include "mempower_work.h"
 #include "pcp.h"
 
 #define COMPACT_CLUSTER_MAX	32
@@ -28,14 +29,26 @@ void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *op
 	m->migrate_ops = *ops;
 }
 
-bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
-				unsigned int rid, uint64_t threshold)
+/* Does zone @zid of @m have a region @rid?  The API's ids are checked. */
+static bool zone_region_valid(const struct mpm_machine *m, unsigned int zid, unsigned int rid)
 {
-	const struct zone_mem_region *r = &m->zones[zid].regions[rid];
+	return zid < m->nr_zones && rid < m->zones[zid].nr_regions;
+}
+
+bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold)
+{
+	const struct zone_mem_region *r = &z->regions[rid];
 	uint64_t used = r->present_pages - r->nr_free;
 
 	/* region 0 is the target of all our compaction runs */
 	return rid != 0 && used > 0 && used <= threshold;
+}
+
+bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
+				unsigned int rid, uint64_t threshold)
+{
+	return zone_region_valid(m, zid, rid) &&
+	       should_evacuate_region(&m->zones[zid], rid, threshold);
 }
 
 /*
@@ -238,8 +251,13 @@ static void count_evacuation(struct zone *z, const struct mpm_evac_result *res)
 int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigned int rid,
 			unsigned int cpu, bool reclaim_clean, struct mpm_evac_result *res)
 {
-	int ret = evacuate_mem_region(m, zid, rid, cpu, reclaim_clean, res);
+	int ret;
 
+	if (!zone_region_valid(m, zid, rid)) {
+		*res = (struct mpm_evac_result){ 0 };
+		return -1;
+	}
+	ret = evacuate_mem_region(m, zid, rid, cpu, reclaim_clean, res);
 	if (!ret)
 		count_evacuation(&m->zones[zid], res);
 	return ret;

@@ -12,14 +12,19 @@
  */
 #include "vmstat_region.h"
 
-void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsigned int rid,
-			   uint64_t counts[MPM_MIGRATE_TYPES])
+int mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsigned int rid,
+			  uint64_t counts[MPM_MIGRATE_TYPES])
 {
-	const struct zone *z = &m->zones[zid];
-	const struct zone_mem_region *r = &z->regions[rid];
-	uint64_t step = pageblock_nr_pages(m), end = zone_end_pfn(z);
-	uint64_t pfn = z->zone_start_pfn;
+	const struct zone *z;
+	const struct zone_mem_region *r;
+	uint64_t step = pageblock_nr_pages(m), end, pfn;
 
+	if (zid >= m->nr_zones || rid >= m->zones[zid].nr_regions)
+		return -1;
+	z = &m->zones[zid];
+	r = &z->regions[rid];
+	end = zone_end_pfn(z);
+	pfn = z->zone_start_pfn;
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		counts[mt] = 0;
 	/* the first sample at or after the region's start */
@@ -30,6 +35,7 @@ void mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsign
 			continue;
 		counts[get_pageblock_migratetype(m, z, pfn)]++;
 	}
+	return 0;
 }
 
 static bool region_is_mixed(const uint64_t counts[MPM_MIGRATE_TYPES])

@@ -224,11 +224,13 @@ unsigned int mpm_cpu_to_node(const struct mpm_machine *m, unsigned int cpu)
 	return cpu < m->nr_cpus ? m->cpu_to_node[cpu] : 0;
 }
 
-void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
-		   struct mpm_zone_info *info)
+int mpm_zone_info(const struct mpm_machine *m, unsigned int zid, struct mpm_zone_info *info)
 {
-	struct zone *z = &m->zones[zid];
+	struct zone *z;
 
+	if (zid >= m->nr_zones)
+		return -1;
+	z = &m->zones[zid];
 	info->node = z->node;
 	info->type = z->type;
 	info->name = zone_names[z->type];
@@ -243,18 +245,23 @@ void mpm_zone_info(const struct mpm_machine *m, unsigned int zid,
 	info->nr_regions = z->nr_regions;
 	info->nr_present_regions = z->nr_present_regions;
 	info->free_regions = READ_ONCE(z->free_regions);
+	return 0;
 }
 
-void mpm_region_info(const struct mpm_machine *m, unsigned int zid,
-		     unsigned int rid, struct mpm_region_info *info)
+int mpm_region_info(const struct mpm_machine *m, unsigned int zid, unsigned int rid,
+		    struct mpm_region_info *info)
 {
-	const struct zone_mem_region *r = &m->zones[zid].regions[rid];
+	const struct zone_mem_region *r;
 
+	if (zid >= m->nr_zones || rid >= m->zones[zid].nr_regions)
+		return -1;
+	r = &m->zones[zid].regions[rid];
 	info->start_pfn = r->start_pfn;
 	info->end_pfn = r->end_pfn;
 	info->present = r->present_pages;
 	info->managed = r->managed_pages;
 	info->nr_free = r->nr_free;
+	return 0;
 }
 
 unsigned int mpm_free_regions(const struct mpm_machine *m)

@@ -69,17 +69,21 @@ void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
 	mt = get_pageblock_migratetype(m, z, pfn);
 	if (mt != MIGRATE_MOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
-	if (mpm_should_evacuate_region(m, z->id, rid, m->evac_threshold))
+	if (should_evacuate_region(z, rid, m->evac_threshold))
 		queue_mempower_work(m, z, rid);
 }
 
 int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *rids,
 			   unsigned int max)
 {
-	struct zone *z = &m->zones[zid];
-	struct mempower_work *w = z->mpw;
+	struct zone *z;
+	struct mempower_work *w;
 	unsigned int n = 0;
 
+	if (zid >= m->nr_zones)
+		return -1;
+	z = &m->zones[zid];
+	w = z->mpw;
 	if (!w)
 		return 0;
 	/* copy the mask under the lock; the bits stay until done() */
@@ -91,13 +95,19 @@ int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *ri
 	return (int)n;
 }
 
-void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32_t *rids,
-			    unsigned int n)
+int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32_t *rids,
+			   unsigned int n)
 {
-	struct mempower_work *w = m->zones[zid].mpw;
+	struct mempower_work *w;
 
+	if (zid >= m->nr_zones)
+		return -1;
+	for (unsigned int i = 0; i < n; i++)
+		if (rids[i] >= m->zones[zid].nr_regions)
+			return -1;
+	w = m->zones[zid].mpw;
 	if (!w)
-		return;
+		return 0;
 	/* bitmap_andnot: queued again while being evacuated is cleared too */
 	spin_lock(&w->lock);
 	for (unsigned int i = 0; i < n; i++)
@@ -106,6 +116,7 @@ void mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint3
 			w->nr_queued--;
 		}
 	spin_unlock(&w->lock);
+	return 0;
 }
 
 void mpm_set_mempower_notify(struct mpm_machine *m, void (*fn)(void *arg, unsigned int nid),

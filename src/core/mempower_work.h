@@ -31,6 +31,8 @@ struct mempower_work {
 
 int mempower_work_init(struct mpm_machine *m, struct zone *z);
 void mempower_work_destroy(struct zone *z);
+/* should_evacuate_region (patch 39) for a region of @z (evacuate.c). */
+bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold);
 /* The free-path trigger (patch 40), for a block of @order freed at @idx. */
 void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx);
 

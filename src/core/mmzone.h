@@ -291,9 +291,10 @@ static inline uint64_t idx_to_pfn(const struct mpm_machine *m, uint32_t idx)
 	return m->pfn_base + idx;
 }
 
+/* One unsigned comparison: a pfn below the base wraps past nr_pfns. */
 static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
 {
-	return pfn >= m->pfn_base && pfn - m->pfn_base < m->nr_pfns;
+	return pfn - m->pfn_base < m->nr_pfns;
 }
 
 /*

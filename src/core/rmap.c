@@ -30,27 +30,101 @@ int mpm_rmap_enabled(const struct mpm_machine *m)
 	return m->rmap_enabled;
 }
 
-void mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner,
-		  uint32_t index, uint32_t content)
+static inline void rmap_record(struct mpm_page *page, uint8_t flags, uint32_t owner,
+			       uint32_t index, uint32_t content)
 {
-	uint32_t idx = pfn_to_idx(m, pfn);
-	struct mpm_page *page = &m->pages[idx];
-
-	if (owner == MPM_NO_OWNER) {
-		mpm_rmap_clear(m, pfn);
-		return;
-	}
 	WRITE_LINK(page->next, owner);
 	WRITE_LINK(page->prev, index);
 	page->private = content;
-	WRITE_ONCE(page->flags, READ_ONCE(page->flags) | PG_owned);
+	WRITE_ONCE(page->flags, flags | PG_owned);
 }
 
-void mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
+/*
+ * May an owner be recorded on inner page @pfn (flags 0 or PG_owned)?  Only
+ * if it lies in an allocated block: a free head's or a pcp page's link
+ * words are list links, and writing an owner there would cut its list.  An
+ * inner page belongs to the block whose head is an aligned pfn below it
+ * with a block of that alignment's order or more, free or allocated -- the
+ * search 3.12's is_free_buddy_page makes for a free block.  Here it runs
+ * from the largest order down, so a huge page's tail (the simulator maps
+ * 512 of them per THP fault) finds its head in one or two reads, an
+ * order-3 block's in eight.  Exact for the caller's own block, whose head
+ * cannot change while the caller holds it.
+ */
+static bool inner_page_allocated(const struct mpm_machine *m, uint64_t pfn)
+{
+	if (!pfn_zone(m, pfn))		/* the array's pfns between zones */
+		return false;
+	for (unsigned int order = MAX_ORDER - 1; order > 0; order--) {
+		uint64_t head = pfn & ~((1ull << order) - 1);
+		struct mpm_page *page;
+		uint8_t flags;
+
+		if (head == pfn || !pfn_in_array(m, head))
+			continue;
+		page = &m->pages[pfn_to_idx(m, head)];
+		flags = READ_ONCE(page->flags);
+		if ((flags & (PG_alloc | PG_buddy)) && READ_ONCE(page->order) >= order)
+			return flags & PG_alloc;
+	}
+	return false;
+}
+
+/* mpm_rmap_set on a page that is not an allocated head: out of line. */
+static __attribute__((noinline)) int rmap_set_slow(struct mpm_machine *m, uint64_t pfn,
+						   uint32_t owner, uint32_t index,
+						   uint32_t content)
 {
 	struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
+	uint8_t flags = READ_ONCE(page->flags);
 
-	WRITE_ONCE(page->flags, READ_ONCE(page->flags) & ~PG_owned);
+	/* a free head, a pcp page, a reserved page or a hole */
+	if ((flags & ~PG_owned) || !inner_page_allocated(m, pfn))
+		return -1;
+	rmap_record(page, flags, owner, index, content);
+	return 0;
+}
+
+/*
+ * An allocated head is taken on its flags alone (only pages of a zone are
+ * ever allocated); anything else goes to rmap_set_slow().
+ */
+int mpm_rmap_set(struct mpm_machine *m, uint64_t pfn, uint32_t owner, uint32_t index,
+		 uint32_t content)
+{
+	struct mpm_page *page;
+	uint8_t flags;
+
+	if (owner == MPM_NO_OWNER)
+		return mpm_rmap_clear(m, pfn);
+	if (!m->rmap_enabled || !pfn_in_array(m, pfn))
+		return -1;
+	page = &m->pages[pfn_to_idx(m, pfn)];
+	flags = READ_ONCE(page->flags);
+	if (unlikely(!(flags & PG_alloc)))
+		return rmap_set_slow(m, pfn, owner, index, content);
+	rmap_record(page, flags, owner, index, content);
+	return 0;
+}
+
+/*
+ * Only an owned page is written: a page that has no owner -- the caller's
+ * cleared twice, or someone else's free page -- is left as it is.
+ */
+int mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
+{
+	struct mpm_page *page;
+	uint8_t flags;
+
+	if (!pfn_in_array(m, pfn))
+		return -1;
+	page = &m->pages[pfn_to_idx(m, pfn)];
+	flags = READ_ONCE(page->flags);
+	if (likely(flags & PG_owned)) {
+		WRITE_ONCE(page->flags, flags & ~PG_owned);
+		return 0;
+	}
+	return pfn_zone(m, pfn) ? 0 : -1;
 }
 
 uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index,

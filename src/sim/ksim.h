@@ -280,7 +280,9 @@ bool ksim_idle(const struct ksim *k);
 uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj);
 /* kmempowerd.c: the owners' migration callbacks, and kmempowerd per node if evacuating. */
 int ksim_start_kmempowerd(struct ksim *k);
-void ksim_fail(struct ksim *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fail the run with a one-line reason (the first failure is kept); cold. */
+void ksim_fail(struct ksim *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), cold));
 /*
  * Pages the model says are in use: mapped anonymous pages, page-table pages,
  * mmu_gather batch pages, kernel stacks, slab pages, page cache.  With the
@@ -304,11 +306,35 @@ static inline void ksim_allocator_call_done(struct ksim *k)
 		ksim_check_allocator(k);
 }
 
-/* mpm_free_pages() by the simulator, followed by the check above. */
+/*
+ * After a free of @nr blocks from @pfns by the simulator (@ret: the free's
+ * return), the check above.  The models free only what they allocated and
+ * unmapped: a refused free is a page the model lost track of, and fails
+ * the run.
+ */
+static inline void ksim_freed(struct ksim *k, int ret, const uint64_t *pfns, unsigned int nr)
+{
+	if (__builtin_expect(ret, 0))
+		ksim_fail(k, "the allocator refused to free %spfn %llu",
+			  nr > 1 ? "a page of a list from " : "",
+			  (unsigned long long)pfns[0]);
+	ksim_allocator_call_done(k);
+}
+
+/* mpm_free_pages() by the simulator, and ksim_freed(). */
 static inline void ksim_free_pages(struct ksim *k, uint64_t pfn, unsigned int order,
 				   unsigned int cpu)
 {
-	mpm_free_pages(k->m, pfn, order, cpu);
+	ksim_freed(k, mpm_free_pages(k->m, pfn, order, cpu), &pfn, 1);
+}
+
+/* mpm_rmap_set() by the simulator: the page was just allocated, so a refusal fails the run. */
+static inline void ksim_rmap_set(struct ksim *k, uint64_t pfn, uint32_t owner, uint32_t index,
+				 uint32_t content)
+{
+	if (__builtin_expect(mpm_rmap_set(k->m, pfn, owner, index, content), 0))
+		ksim_fail(k, "the reverse map refused owner %u for pfn %llu", owner,
+			  (unsigned long long)pfn);
 	ksim_allocator_call_done(k);
 }
 void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *content_bad);

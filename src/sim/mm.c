@@ -193,8 +193,7 @@ static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsign
 static void map_page(struct ksim *k, struct kvma *v, uint32_t i, uint64_t pfn)
 {
 	v->pfn[i] = (uint32_t)pfn;
-	mpm_rmap_set(k->m, pfn, v->id, i, content_tag(v->id, i, v->generation));
-	ksim_allocator_call_done(k);
+	ksim_rmap_set(k, pfn, v->id, i, content_tag(v->id, i, v->generation));
 }
 
 /* do_huge_pmd_anonymous_page; false if no huge page could be had. */
@@ -385,15 +384,12 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 		v->rss--;
 		v->mm->rss--;
 		if (n == PAGEVEC_SIZE) {
-			mpm_free_page_list(k->m, vec, n, cpu, 0);
-			ksim_allocator_call_done(k);
+			ksim_freed(k, mpm_free_page_list(k->m, vec, n, cpu, 0), vec, n);
 			n = 0;
 		}
 	}
-	if (n) {
-		mpm_free_page_list(k->m, vec, n, cpu, 0);
-		ksim_allocator_call_done(k);
-	}
+	if (n)
+		ksim_freed(k, mpm_free_page_list(k->m, vec, n, cpu, 0), vec, n);
 	v->flush_from = upto;
 	v->gathered = 0;
 }

@@ -55,6 +55,7 @@ static uint64_t shrink_page_cache(struct ksim *k, uint64_t nr, unsigned int cpu)
 	while (freed < nr && k->lru_len && scanned++ < budget) {
 		struct klru_entry e = k->lru[k->lru_head];
 		struct kfile *f;
+		uint64_t pfn;
 
 		k->lru_head = (k->lru_head + 1) % k->lru_cap;
 		k->lru_len--;
@@ -66,9 +67,9 @@ static uint64_t shrink_page_cache(struct ksim *k, uint64_t nr, unsigned int cpu)
 			lru_push(k, e.file, e.index);
 			continue;
 		}
-		mpm_rmap_clear(k->m, f->pfn[e.index]);
-		mpm_free_cold_page(k->m, f->pfn[e.index], cpu);
-		ksim_allocator_call_done(k);
+		pfn = f->pfn[e.index];
+		mpm_rmap_clear(k->m, pfn);
+		ksim_freed(k, mpm_free_cold_page(k->m, pfn, cpu), &pfn, 1);
 		f->pfn[e.index] = NO_PFN32;
 		f->cached--;
 		freed++;
@@ -228,8 +229,7 @@ static bool add_to_page_cache(struct ksim *k, struct kfile *f, uint32_t i,
 	if (pfn == MPM_NO_PFN)
 		return false;
 	f->pfn[i] = (uint32_t)pfn;
-	mpm_rmap_set(k->m, pfn, f->id, i, content_tag(f->id, i, 0));
-	ksim_allocator_call_done(k);
+	ksim_rmap_set(k, pfn, f->id, i, content_tag(f->id, i, 0));
 	f->cached++;
 	lru_push(k, f->id, i);
 	return true;

@@ -3,7 +3,8 @@
  * mempower run --check-every-op on a kernel model: mpm_check() after every
  * call the simulator makes into the allocator (ksim_allocator_call_done),
  * the owner checker after every quantum.  The checks see a broken invariant
- * at the next call, and they change nothing in the result.
+ * at the next call, and they change nothing in the result.  With or without
+ * the flag, a free or an owner the allocator refuses fails the run.
  */
 #include "mmzone.h"
 #include "sim/ksim.h"
@@ -74,9 +75,37 @@ static void test_next_call_sees_damage(void)
 	sim_case_fini(&c);
 }
 
+/* A free or an owner the allocator refuses is a page the model lost: the run fails. */
+static void test_refusals_fail_the_run(void)
+{
+	struct sim_case c;
+	struct ksim *k;
+	uint64_t with, pfn;
+	char *json = run_json(&c, false, &with);
+
+	free(json);
+	k = c.run.k;
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
+	ksim_rmap_set(k, pfn, 1, 0, 1);
+	CHECK(!k->failed);
+	mpm_rmap_clear(k->m, pfn);
+	ksim_free_pages(k, pfn, 0, 0);
+	CHECK(!k->failed);
+	ksim_rmap_set(k, pfn, 1, 0, 1);		/* on a pcp page now */
+	CHECK(k->failed);
+	CHECK(strstr(k->error, "reverse map refused") != NULL);
+	k->failed = false;
+	ksim_free_pages(k, pfn, 0, 0);		/* twice */
+	CHECK(k->failed);
+	CHECK(strstr(k->error, "refused to free pfn") != NULL);
+	sim_case_fini(&c);
+}
+
 int main(void)
 {
 	test_checks_change_nothing();
 	test_next_call_sees_damage();
+	test_refusals_fail_the_run();
 	return t_report("sim/check_every_op");
 }
