@@ -12,7 +12,9 @@
  * map, evacuations of any zone region and kmempowerd's queue -- with
  * mpm_check() after every one, and after everything is freed and drained.
  * After an evacuation every owned page must be where its owner was told it
- * went, with its owner, index and content.
+ * went, with its owner, index and content.  After every operation a
+ * misuse probe (probe(), below) frees and owns a page it should not, and
+ * asks for ids the machine does not have: each must be refused unharmed.
  */
 #include <string.h>
 
@@ -127,7 +129,14 @@ struct live {
 	uint8_t order[MAX_LIVE];
 	unsigned int n;
 	uint64_t owned[MAX_OWNED];	/* MPM_NO_PFN: a free slot */
+	uint64_t freed[8];		/* the last pfns freed, for probe() */
+	unsigned int nr_freed;
 };
+
+static void note_freed(struct live *lv, uint64_t pfn)
+{
+	lv->freed[lv->nr_freed++ % 8] = pfn;
+}
 
 static uint32_t tag_of(uint32_t slot)
 {
@@ -169,6 +178,7 @@ static void own(struct mpm_machine *m, struct live *lv, unsigned int slot, unsig
 		mpm_rmap_clear(m, lv->owned[slot]);
 		if (mpm_free_pages(m, lv->owned[slot], 0, cpu))
 			fuzz_fail("free of an owned page refused after its owner was cleared");
+		note_freed(lv, lv->owned[slot]);
 		lv->owned[slot] = MPM_NO_PFN;
 		return;
 	}
@@ -221,6 +231,7 @@ static void free_one(struct mpm_machine *m, struct live *lv, unsigned int i,
 	if (r)
 		fuzz_fail("free of an allocated block (pfn %llu order %u) refused",
 			  (unsigned long long)lv->pfn[i], lv->order[i]);
+	note_freed(lv, lv->pfn[i]);
 	lv->n--;
 	lv->pfn[i] = lv->pfn[lv->n];
 	lv->order[i] = lv->order[lv->n];
@@ -237,6 +248,7 @@ static void free_list(struct mpm_machine *m, struct live *lv, unsigned int k,
 		if (lv->order[i])
 			continue;
 		pfns[n++] = lv->pfn[i];
+		note_freed(lv, lv->pfn[i]);
 		lv->n--;
 		lv->pfn[i] = lv->pfn[lv->n];
 		lv->order[i] = lv->order[lv->n];
@@ -290,6 +302,132 @@ static void one_op(struct bytes *b, struct mpm_machine *m, struct live *lv)
 			   mpm_alloc_pages(m, gfp, order, cpu), order);
 }
 
+/*
+ * Misuse, probed after every operation without taking input bytes (so the
+ * corpus keeps its meaning): a pfn picked from the operation's number -- a
+ * live block's head or a page near it, an owned page, or any pfn up to past
+ * the machine's end, or one freed lately -- is freed with a wrong order
+ * and given an owner.  A
+ * free that is not of a live block's head and order is refused; an owner
+ * is refused unless the page lies in an allocated block, which a linear
+ * walk down to the page's block head decides here (the library searches
+ * aligned heads instead); a refusal writes nothing, which the checker after
+ * the probe sees.  Zone and region ids past the last are refused too.
+ */
+static uint64_t probe_mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static bool owned_by_us(const struct live *lv, uint64_t pfn)
+{
+	for (unsigned int i = 0; i < MAX_OWNED; i++)
+		if (lv->owned[i] == pfn)
+			return true;
+	return false;
+}
+
+/* A live block's head, a page near it, an owned page or next to one, a
+ * page freed lately, or any pfn. */
+static uint64_t probe_pfn(const struct mpm_machine *m, const struct live *lv, uint64_t h)
+{
+	uint64_t end = mpm_max_pfn(m);
+
+	switch (h % 5) {
+	case 0:
+		if (lv->n)
+			return lv->pfn[(h >> 8) % lv->n];
+		break;
+	case 1:
+		if (lv->n)
+			return lv->pfn[(h >> 8) % lv->n] + (h >> 40) % 600;
+		break;
+	case 2: {
+		uint64_t pfn = lv->owned[(h >> 8) % MAX_OWNED];
+
+		if (pfn != MPM_NO_PFN)
+			return pfn + (h >> 40) % 3 - 1;
+		break;
+	}
+	case 3:		/* freed: on a pcp list, a free head or inside a free block */
+		if (lv->nr_freed)
+			return lv->freed[(h >> 8) % (lv->nr_freed < 8 ? lv->nr_freed : 8)];
+		break;
+	}
+	return (h >> 8) % (end + 64);
+}
+
+/* Does a block of ours, or one kept out of our tables, hold @pfn allocated? */
+static bool probe_allocated(const struct mpm_machine *m, uint64_t pfn)
+{
+	unsigned int order;
+	uint64_t head = pfn;
+
+	while (head > 0 && mpm_page_state(m, head, NULL) == MPM_PAGE_TAIL)
+		head--;
+	return mpm_page_state(m, head, &order) == MPM_PAGE_ALLOC && head + (1ull << order) > pfn;
+}
+
+static void probe_ids(struct mpm_machine *m, uint64_t h)
+{
+	unsigned int nz = mpm_nr_zones(m), zid = (unsigned int)(h % (nz + 2));
+	struct mpm_zone_info zi;
+	struct mpm_region_info ri;
+	struct mpm_evac_result res;
+	uint32_t rid;
+
+	if ((mpm_zone_info(m, zid, &zi) == 0) != (zid < nz))
+		fuzz_fail("zone info for zone %u of %u", zid, nz);
+	if (zid >= nz) {
+		if (mpm_mempower_work_take(m, zid, &rid, 1) != -1 ||
+		    mpm_evacuate_region(m, zid, 0, 0, false, &res) != -1)
+			fuzz_fail("zone %u of %u taken for evacuation", zid, nz);
+		return;
+	}
+	rid = zi.nr_regions + (uint32_t)(h >> 32) % 3;
+	if (mpm_region_info(m, zid, rid, &ri) != -1 ||
+	    mpm_should_evacuate_region(m, zid, rid, UINT64_MAX) ||
+	    mpm_evacuate_region(m, zid, rid, 0, false, &res) != -1 ||
+	    mpm_mempower_work_done(m, zid, &rid, 1) != -1)
+		fuzz_fail("region %u of zone %u's %u accepted", rid, zid, zi.nr_regions);
+}
+
+static void probe(struct mpm_machine *m, const struct live *lv, unsigned int op)
+{
+	uint64_t h = probe_mix(op), pfn = probe_pfn(m, lv, h);
+	unsigned int order = (unsigned int)(h >> 20) % MPM_MAX_ORDER;
+	bool ours = false;
+
+	unsigned int alloc_order;
+
+	for (unsigned int i = 0; i < lv->n; i++)
+		if (lv->pfn[i] == pfn)
+			ours = true;
+	/* only a wrong order is a misuse of an allocated head (ours, or one
+	 * keep() had no room for) */
+	if (mpm_page_state(m, pfn, &alloc_order) == MPM_PAGE_ALLOC && order == alloc_order)
+		order = (order + 1) % MPM_MAX_ORDER;
+	if (mpm_free_pages(m, pfn, order, (unsigned int)(h >> 28) % 9) != -1)
+		fuzz_fail("free of pfn %llu order %u accepted (%s)", (unsigned long long)pfn, order,
+			  ours ? "a live block of another order" : "no live block");
+	if (!owned_by_us(lv, pfn)) {
+		bool allocated = probe_allocated(m, pfn);
+		int r = mpm_rmap_set(m, pfn, OWNER + 1, 0, 0);
+
+		if (r != (allocated ? 0 : -1))
+			fuzz_fail("owner for pfn %llu (%s) %s", (unsigned long long)pfn,
+				  allocated ? "allocated" : "not allocated",
+				  r ? "refused" : "accepted");
+		if (!r && (mpm_rmap_get(m, pfn, NULL, NULL) != OWNER + 1 ||
+			   mpm_rmap_clear(m, pfn)))
+			fuzz_fail("owner of pfn %llu not kept or not cleared", (unsigned long long)pfn);
+	}
+	probe_ids(m, h);
+}
+
 static void exercise(struct bytes *b, struct mpm_machine *m)
 {
 	static struct live lv;
@@ -297,6 +435,7 @@ static void exercise(struct bytes *b, struct mpm_machine *m)
 	char msg[512];
 
 	lv.n = 0;
+	lv.nr_freed = 0;
 	for (unsigned int i = 0; i < MAX_OWNED; i++)
 		lv.owned[i] = MPM_NO_PFN;
 	mpm_rmap_enable(m);
@@ -306,6 +445,9 @@ static void exercise(struct bytes *b, struct mpm_machine *m)
 		one_op(b, m, &lv);
 		if (mpm_check(m, msg, sizeof(msg)))
 			fuzz_fail("after operation %u: %s", i, msg);
+		probe(m, &lv, i);
+		if (mpm_check(m, msg, sizeof(msg)))
+			fuzz_fail("after the misuse probe of operation %u: %s", i, msg);
 	}
 	check_owned(m, &lv);
 	for (unsigned int i = 0; i < MAX_OWNED; i++)
