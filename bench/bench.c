@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@
 
 #include "io/errline.h"
 #include "io/membudget.h"
-#include "io/size.h"
+#include "io/output.h"
+#include "sim/size.h"
 #include "ref_buddy.h"
 
 #define BENCH_MAX_SIZES		8
@@ -125,6 +127,7 @@ struct bench_opts {
 	uint64_t ops;			/* 0: the defaults above */
 	uint64_t seed;
 	const char *json;		/* NULL, "-" or a path */
+	struct mpm_output json_out;	/* opened before the runs (io/output.h) */
 	int progress;			/* stderr is a terminal */
 };
 
@@ -1052,12 +1055,17 @@ static json_t *result_json(const struct bench_opts *opt, const struct bench_resu
 			 "failures", (json_int_t)r->failures);
 }
 
-static int write_json(const struct bench_opts *opt, const struct bench_result *res,
+static int write_json(struct bench_opts *opt, const struct bench_result *res,
 		      unsigned int nres, const struct bar *bars, unsigned int nbars)
 {
 	json_t *root, *results = json_array(), *jbars = json_array();
+	char err[PATH_MAX + 128];
 	int ret;
 
+	if (mpm_output_start(&opt->json_out, err, sizeof(err))) {
+		bench_err("%s", err);
+		return 1;
+	}
 	for (unsigned int i = 0; i < nres; i++)
 		json_array_append_new(results, result_json(opt, res, nres, &res[i]));
 	for (unsigned int i = 0; i < nbars; i++)
@@ -1071,13 +1079,11 @@ static int write_json(const struct bench_opts *opt, const struct bench_result *r
 		bench_err("cannot build the JSON result");
 		return 1;
 	}
-	if (!strcmp(opt->json, "-"))
-		ret = json_dumpf(root, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
-	else
-		ret = json_dump_file(root, opt->json, JSON_INDENT(2));
+	ret = json_dumpf(root, opt->json_out.f, JSON_INDENT(2)) ||
+	      fputc('\n', opt->json_out.f) == EOF || fflush(opt->json_out.f);
 	json_decref(root);
 	if (ret) {
-		bench_err("cannot write '%s': %s", opt->json, strerror(errno));
+		bench_err("cannot write JSON file '%s': %s", opt->json, strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -1112,7 +1118,7 @@ static void region_move_section(const struct bench_opts *opt, FILE *out)
 			mpm_format_size(rm[i].region_bytes, sz, sizeof(sz)), rm[i].blocks, rm[i].ns);
 }
 
-static int report(const struct bench_opts *opt, const struct bench_result *res,
+static int report(struct bench_opts *opt, const struct bench_result *res,
 		  unsigned int nres)
 {
 	struct bar bars[4 * BENCH_MAX_SIZES + 1];
@@ -1134,6 +1140,7 @@ static int report(const struct bench_opts *opt, const struct bench_result *res,
 int mpm_bench_main(int argc, char **argv)
 {
 	struct bench_opts opt = { .seed = BENCH_SEED };
+	char err[PATH_MAX + 128];
 	struct bench_result *res;
 	unsigned int nres = 0;
 	int ret;
@@ -1146,17 +1153,26 @@ int mpm_bench_main(int argc, char **argv)
 	if (set_defaults(&opt) || check_memory(&opt))
 		return 1;
 	opt.progress = isatty(STDERR_FILENO);
-
+	/* an unwritable --json fails now, not after minutes of runs */
+	if (mpm_output_open(&opt.json_out, opt.json, "JSON", err, sizeof(err))) {
+		bench_err("%s", err);
+		return 1;
+	}
 	res = calloc((size_t)opt.nr_sizes * B_NR * opt.nr_allocs, sizeof(*res));
 	if (!res) {
 		bench_err("out of memory");
-		return 1;
+		ret = 1;
+	} else {
+		ret = run_all(&opt, res, &nres);
+		if (!ret)
+			ret = report(&opt, res, nres);
+		for (unsigned int i = 0; i < nres; i++)
+			free(res[i].ns);
+		free(res);
 	}
-	ret = run_all(&opt, res, &nres);
-	if (!ret)
-		ret = report(&opt, res, nres);
-	for (unsigned int i = 0; i < nres; i++)
-		free(res[i].ns);
-	free(res);
+	if (mpm_output_close(&opt.json_out, ret != 0) && !ret) {
+		bench_err("cannot write JSON file '%s': %s", opt.json, strerror(errno));
+		ret = 1;
+	}
 	return ret;
 }

@@ -3,11 +3,13 @@
 #ifndef MPM_CLI_H
 #define MPM_CLI_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "io/machine_spec.h"
+#include "io/output.h"
 #include "power/power.h"
 #include "sim/run.h"
 
@@ -63,6 +65,23 @@ int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 /* One "mempower: ..." line on stderr; returns @status. */
 __attribute__((format(printf, 2, 3)))
 int mpm_cli_fail(int status, const char *fmt, ...);
+
+/* mpm_output_open() and _start() (io/output.h): MPM_EXIT_FAIL after printing why. */
+static inline int mpm_cli_output_open(struct mpm_output *o, const char *path, const char *what)
+{
+	char err[PATH_MAX + 128];
+
+	return mpm_output_open(o, path, what, err, sizeof(err)) ?
+	       mpm_cli_fail(MPM_EXIT_FAIL, "%s", err) : MPM_EXIT_OK;
+}
+
+static inline int mpm_cli_output_start(struct mpm_output *o)
+{
+	char err[PATH_MAX + 128];
+
+	return mpm_output_start(o, err, sizeof(err)) ? mpm_cli_fail(MPM_EXIT_FAIL, "%s", err) :
+						      MPM_EXIT_OK;
+}
 
 void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
 		     const struct mpm_power_result *power);

@@ -23,7 +23,7 @@
 
 #include "cli.h"
 #include "io/result_json.h"
-#include "io/size.h"
+#include "sim/size.h"
 #include "sim/ksim.h"
 #include "sim/boot_reserve.h"
 
@@ -64,7 +64,7 @@ struct compare {
 	struct mpm_run run[MAX_RUNS];
 	unsigned int nr_runs;
 	unsigned int jobs;			/* --jobs: runs executed at once */
-	FILE *json_f, *csv_f;
+	struct mpm_output json_out, csv_out;
 };
 
 static int parse_args(int argc, char **argv, struct compare *c)
@@ -113,12 +113,18 @@ static void usage(FILE *out)
 {
 	fputs("usage: mempower compare --experiment cover-letter|pagetest [--scale F]\n"
 	      "                        [--policies LIST] [--seed N] [--thp never|always]\n"
+	      "                        [--evac-threshold N|any] [--power LIST]\n"
+	      "                        [--power-policy key=value,...]\n"
 	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
 	      "                        [--jobs N]\n"
 	      "\n"
+	      "  --experiment  cover-letter: 20 x ebizzy on the v4 cover letter's machine\n"
+	      "                (2 x 64 GiB, 512 MiB regions); pagetest: the v2 mail's\n"
+	      "                pagetest of 512M, 1G and 2G on an 8 GiB machine\n"
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
 	      "  --policies    comma-separated (default mainline)\n"
+	      "  --seed N      seed of every run (default 1)\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
@@ -127,6 +133,9 @@ static void usage(FILE *out)
 	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 force=0 poweron_us=700\n"
 	      "                kernel_hz=1e5 cpu_w=10 system_w=(300 W x scale) group=1\n"
 	      "                split=1\n"
+	      "  --json FILE   the result (schema mempower.result/1, one run per policy\n"
+	      "                and size); with -, on stdout instead of the tables\n"
+	      "  --csv FILE    one line per run and sample\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
@@ -324,16 +333,6 @@ static int validate(struct compare *c)
 	if (parse_memspecs(c))
 		return MPM_EXIT_FAIL;
 	return parse_policies(c);
-}
-
-static int open_out(const char *path, FILE **f)
-{
-	if (!path)
-		return 0;
-	*f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!*f)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write '%s': %s", path, strerror(errno));
-	return 0;
 }
 
 /* The machine of the experiment, with memblock's reservations. */
@@ -710,18 +709,18 @@ static void print_pagetest_table(struct compare *c, FILE *out)
 static int write_csv(struct compare *c)
 {
 	fputs("policy,workload,t,free_regions,ideal_free_regions,used_pages,pcp_pages,cached_pages\n",
-	      c->csv_f);
+	      c->csv_out.f);
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		for (size_t s = 0; s < c->run[i].nr_samples; s++) {
 			const struct mpm_sample *x = &c->run[i].samples[s];
 
 			/* the workload string has commas: quote it (RFC 4180) */
-			fprintf(c->csv_f, "%s,\"%s\",%.0f,%u,%u,%llu,%llu,%llu\n", c->cfg[i].policy,
+			fprintf(c->csv_out.f, "%s,\"%s\",%.0f,%u,%u,%llu,%llu,%llu\n", c->cfg[i].policy,
 				c->workload_str[i], x->t, x->free_regions, x->ideal_free_regions,
 				(unsigned long long)x->used_pages, (unsigned long long)x->pcp_pages,
 				(unsigned long long)x->cached_pages);
 		}
-	return fflush(c->csv_f) ? -1 : 0;
+	return fflush(c->csv_out.f) ? -1 : 0;
 }
 
 /*
@@ -786,10 +785,12 @@ static int finish(struct compare *c, bool cover)
 		if (c->ablation)
 			print_ablation(c, cover, stdout);
 	}
-	if (c->json_f && mpm_result_write_json(c->json_f, &in, err, sizeof(err)))
+	if (mpm_cli_output_start(&c->json_out) || mpm_cli_output_start(&c->csv_out))
+		return MPM_EXIT_FAIL;
+	if (c->json_out.f && mpm_result_write_json(c->json_out.f, &in, err, sizeof(err)))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
-	if (c->csv_f && write_csv(c))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write '%s'", c->csv);
+	if (c->csv_out.f && write_csv(c))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write CSV file '%s'", c->csv);
 	return 0;
 }
 
@@ -806,8 +807,8 @@ int mpm_cmd_compare(int argc, char **argv)
 		usage(stdout);
 		goto out;
 	}
-	if (r || (r = validate(c)) || (r = open_out(c->json, &c->json_f)) ||
-	    (r = open_out(c->csv, &c->csv_f)))
+	if (r || (r = validate(c)) || (r = mpm_cli_output_open(&c->json_out, c->json, "JSON")) ||
+	    (r = mpm_cli_output_open(&c->csv_out, c->csv, "CSV")))
 		goto out;
 	cover = !strcmp(c->experiment, "cover-letter");
 	if ((r = build_machine(c, cover)))
@@ -836,16 +837,9 @@ out:
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		mpm_run_fini(&c->run[i]);
 	/* on failure, remove only the files this command created */
-	if (c->json_f && c->json_f != stdout) {
-		fclose(c->json_f);
-		if (r)
-			unlink(c->json);
-	}
-	if (c->csv_f && c->csv_f != stdout) {
-		fclose(c->csv_f);
-		if (r)
-			unlink(c->csv);
-	}
+	if ((mpm_output_close(&c->json_out, r != 0) | mpm_output_close(&c->csv_out, r != 0)) &&
+	    !r)
+		r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write the outputs: %s", strerror(errno));
 	mpm_spec_buf_free(&c->spec);
 	free(c);
 	return r;

@@ -14,25 +14,19 @@
 
 #include "cli.h"
 #include "io/result_json.h"
-#include "io/size.h"
+#include "sim/size.h"
 #include "sim/workload.h"
 
 #define DEFAULT_WORKLOAD	"churn"
 #define DEFAULT_DURATION	10.0
 #define DEFAULT_SEED		1
 
-struct output {
-	const char *path;
-	FILE *f;
-	bool created;		/* ours to remove if the run fails */
-};
-
 struct job {
 	struct mpm_run_opts o;
 	struct mpm_spec_buf spec;
 	struct mpm_run_config cfg;
 	struct mpm_run run;
-	struct output json, csv;
+	struct mpm_output json, csv;
 	unsigned int stats_mask;
 	struct mpm_memspec memspec;
 	struct mpm_power_policy power_policy;
@@ -147,38 +141,6 @@ static int validate(struct job *j, bool stats)
 				     NULL);
 }
 
-static int open_output(struct output *out, const char *path, const char *what)
-{
-	out->path = path;
-	if (!path)
-		return 0;
-	if (!strcmp(path, "-")) {
-		out->f = stdout;
-		return 0;
-	}
-	out->created = access(path, F_OK) != 0;
-	out->f = fopen(path, "w");
-	if (!out->f)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write %s file '%s': %s",
-				    what, path, strerror(errno));
-	return 0;
-}
-
-/* On failure the half-made outputs go away: no empty result files. */
-static int close_output(struct output *out, bool failed)
-{
-	int r = 0;
-
-	if (!out->f || out->f == stdout)
-		return fflush(stdout) ? -1 : 0;
-	if (fclose(out->f))
-		r = -1;
-	out->f = NULL;
-	if (failed && out->created)
-		unlink(out->path);
-	return r;
-}
-
 static void progress(void *arg, double t, double duration)
 {
 	fprintf(stderr, "\rmempower: t = %.0f / %.0f s", t, duration);
@@ -220,8 +182,8 @@ static int execute(struct job *j, bool stats)
 {
 	char err[512];
 
-	if (open_output(&j->json, j->o.json, "JSON") ||
-	    open_output(&j->csv, j->o.csv, "CSV"))
+	if (mpm_cli_output_open(&j->json, j->o.json, "JSON") ||
+	    mpm_cli_output_open(&j->csv, j->o.csv, "CSV"))
 		return MPM_EXIT_FAIL;
 	if (isatty(STDERR_FILENO)) {
 		j->cfg.progress = progress;
@@ -229,7 +191,7 @@ static int execute(struct job *j, bool stats)
 	}
 	if (mpm_run_execute(&j->cfg, &j->run, err, sizeof(err)))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
-	if (write_outputs(j))
+	if (mpm_cli_output_start(&j->json) || mpm_cli_output_start(&j->csv) || write_outputs(j))
 		return MPM_EXIT_FAIL;
 	if (stats)
 		print_stats(j);
@@ -253,7 +215,7 @@ static int run_or_stats(int argc, char **argv, bool stats)
 		r = validate(j, stats);
 		if (r == MPM_EXIT_OK)
 			r = execute(j, stats);
-		if (close_output(&j->json, r != 0) | close_output(&j->csv, r != 0)) {
+		if (mpm_output_close(&j->json, r != 0) | mpm_output_close(&j->csv, r != 0)) {
 			if (r == MPM_EXIT_OK)
 				r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write the outputs: %s",
 						 strerror(errno));

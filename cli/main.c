@@ -23,13 +23,14 @@ int mpm_cli_fail(int status, const char *fmt, ...)
 void mpm_cli_usage(FILE *out)
 {
 	fputs(
-"usage: mempower --help | --version\n"
+"usage: mempower --help | help | --version\n"
 "       mempower run   [RUN OPTIONS]\n"
 "       mempower stats [RUN OPTIONS] [--format buddyinfo|pagetypeinfo|zoneinfo|vmstat|all]\n"
+"                                        (default buddyinfo)\n"
 "       mempower compare --experiment cover-letter|pagetest [OPTIONS]\n"
 "                                        (mempower compare --help)\n"
 "       mempower bench [BENCH OPTIONS]   (mempower bench --help)\n"
-"       mempower power --memspec NAME|FILE.json --list\n"
+"       mempower power --list [--memspec NAME|FILE.json]\n"
 "\n"
 "Run options:\n"
 "  --machine SPEC         SIZE (16G), NxSIZE (2x64G), a preset, or a .json file\n"
@@ -41,7 +42,7 @@ void mpm_cli_usage(FILE *out)
 "                         at multiples of the region size\n"
 "  --pageblock-order 9|10 (default 10)\n"
 "  --cpus N               CPUs, spread evenly over nodes (default: preset's, else 4)\n"
-"  --policy P             mainline, sorted, split or full\n"
+"  --policy P             mainline (default), sorted, split or full\n"
 "  --features LIST        switches on top of the policy: name or +name adds,\n"
 "                         -name removes, none clears (sorted_freelists, region_bias,\n"
 "                         no_claim, region_allocator, ralloc_bias, region_cache,\n"
@@ -49,8 +50,8 @@ void mpm_cli_usage(FILE *out)
 "  --workload W           none | churn | ebizzy | pagetest | kernbench | pagecache,\n"
 "                         each with [:key=value,...]\n"
 "                         (default churn)\n"
-"                         churn: occupancy=0.6 ops=N maxorder=10 movable=0.7\n"
-"                                reclaimable=0.1\n"
+"                         churn: occupancy=0.6 ops=N (managed pages/128, >= 256)\n"
+"                                maxorder=10 movable=0.7 reclaimable=0.1\n"
 "                         ebizzy: s=256M n=2 t=32 S=60 instances=1 thp=never\n"
 "                         pagetest: size=512M free=0 hold=1 thp=never\n"
 "                         kernbench: jobs=2xCPUs files=19264 headers=15905\n"
@@ -75,7 +76,7 @@ void mpm_cli_usage(FILE *out)
 	mpm_machine_presets_print(out);
 	fputs(
 "\n"
-"Sizes take K, M, G, T suffixes (binary; optional B or iB, any case).\n"
+"Sizes take K, M, G, T, P suffixes (binary; optional B or iB, any case).\n"
 "Exit status: 0 success, 1 failure (one 'mempower: ...' line on stderr),\n"
 "2 usage error.\n", out);
 }

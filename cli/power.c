@@ -90,7 +90,11 @@ int mpm_cmd_power(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: mempower power --memspec NAME|FILE.json --list\n"
+			printf("usage: mempower power --list [--memspec NAME|FILE.json]\n"
+			       "  --list     print the memspec's currents, timings and what each\n"
+			       "             power state and a migrated page cost\n"
+			       "  --memspec  a preset or a JSON file (default " MPM_DEFAULT_MEMSPEC
+			       "; docs/power-model.md)\n"
 			       "  presets: %s\n", mpm_memspec_preset_names());
 			return MPM_EXIT_OK;
 		} else if (!strcmp(argv[i], "--list")) {

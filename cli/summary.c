@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The human summary of a run, printed when no --json goes to stdout. */
 #include "cli.h"
-#include "io/size.h"
+#include "sim/size.h"
 #include "sim/ksim.h"
 
 void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
@@ -18,7 +18,9 @@ void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
 		(unsigned long long)pages, mpm_nr_cpus(run->m),
 		mpm_format_size(mpm_region_pages(run->m) * MPM_PAGE_SIZE, rs, sizeof(rs)));
 	fprintf(out, "policy    %s\n", c->policy);
-	if (run->k)
+	if (c->workload.kind == MPM_WORKLOAD_NONE)
+		fprintf(out, "workload  none: the state after boot (one sample, t = 0)\n");
+	else if (run->k)
 		fprintf(out, "workload  %s: seed %llu, ended at %g of at most %g virtual s\n",
 			c->workload_str, (unsigned long long)c->seed, run->end_t, c->duration);
 	else

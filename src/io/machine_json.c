@@ -17,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "io/size.h"
+#include "sim/size.h"
 
 struct jctx {
 	const char *path;

@@ -23,7 +23,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "io/size.h"
+#include "sim/size.h"
 
 #define PFN_DMA_END		0x1000ull	/* 16 MiB */
 #define PFN_LEGACY_HOLE		0x9full		/* 636 KiB */

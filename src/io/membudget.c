@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "io/membudget.h"
-#include "io/size.h"
+#include "sim/size.h"
 
 /* MemAvailable in bytes, or 0 if /proc/meminfo does not say. */
 static uint64_t mem_available(void)

@@ -63,9 +63,10 @@ int mpm_churn_init(struct mpm_churn *c, const struct mpm_churn_params *p,
 	if (!c->nr_cpus)
 		c->nr_cpus = 1;
 	c->target_pages = (uint64_t)(p->occupancy * (double)managed);
-	c->ops_per_sec = p->ops ? p->ops : managed / 128;
-	if (c->ops_per_sec < 256)
-		c->ops_per_sec = 256;
+	/* the default scales with memory, and a small machine still churns */
+	c->ops_per_sec = p->ops;
+	if (!p->ops)
+		c->ops_per_sec = managed / 128 > 256 ? managed / 128 : 256;
 	build_cdf(c);
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sim/workload.h"
+#include "sim/size.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -95,31 +96,18 @@ range:
 	return -1;
 }
 
-/* Bytes with an optional K/M/G suffix (binary), at least one page. */
-static int parse_bytes(const char *s, uint64_t *out)
+/*
+ * Bytes written as every size on the command line is (sim/size.h: K, M, G,
+ * T or P, binary, with an optional B or iB, any case): whole pages, from
+ * one page up to @max.
+ */
+static int parse_bytes(const char *s, uint64_t max, uint64_t *out)
 {
-	uint64_t v = 0, mult = 1;
-	const char *p = s;
+	char why[128];
+	uint64_t v;
 
-	if (!isdigit((unsigned char)*p))
-		return -1;
-	for (; isdigit((unsigned char)*p); p++) {
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v > (1ull << 44))
-			return -1;
-	}
-	if (*p == 'K' || *p == 'k')
-		mult = 1ull << 10;
-	else if (*p == 'M' || *p == 'm')
-		mult = 1ull << 20;
-	else if (*p == 'G' || *p == 'g')
-		mult = 1ull << 30;
-	else if (*p)
-		return -1;
-	if (*p && p[1])
-		return -1;
-	v *= mult;
-	if (v < MPM_PAGE_SIZE || v % MPM_PAGE_SIZE || v > (1ull << 44))
+	if (mpm_parse_size(s, &v, why, sizeof(why)) || v < MPM_PAGE_SIZE || v % MPM_PAGE_SIZE ||
+	    v > max)
 		return -1;
 	*out = v;
 	return 0;
@@ -155,7 +143,7 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 	struct mpm_ebizzy_wl *e = &w->ebizzy;
 
 	if (!strcmp(key, "s")) {
-		if (parse_bytes(val, &e->size) || e->size > (1ull << 34)) {
+		if (parse_bytes(val, 1ull << 34, &e->size)) {
 			snprintf(err, errlen, "workload ebizzy: malformed size '%s' (4K..16G)", val);
 			return -1;
 		}
@@ -183,8 +171,8 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 	unsigned int f;
 
 	if (!strcmp(key, "size")) {
-		if (parse_bytes(val, &t->size)) {
-			snprintf(err, errlen, "workload pagetest: malformed size '%s'", val);
+		if (parse_bytes(val, 1ull << 44, &t->size)) {
+			snprintf(err, errlen, "workload pagetest: malformed size '%s' (4K..16T)", val);
 			return -1;
 		}
 		return 0;
@@ -221,7 +209,7 @@ static int kernbench_key(struct mpm_workload *w, const char *key, const char *va
 	if (!strcmp(key, "cpu"))
 		return uint_key("kernbench", key, val, 0, 3600000, &b->cpu_ms, err, errlen);
 	if (!strcmp(key, "heap")) {
-		if (parse_bytes(val, &b->heap) || b->heap > (1ull << 32)) {
+		if (parse_bytes(val, 1ull << 32, &b->heap)) {
 			snprintf(err, errlen, "workload kernbench: malformed heap '%s' (4K..4G)", val);
 			return -1;
 		}
@@ -252,7 +240,7 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 			c->size = 0;
 			return 0;
 		}
-		if (parse_bytes(val, &c->size) || c->size > (1ull << 42)) {
+		if (parse_bytes(val, 1ull << 42, &c->size)) {
 			snprintf(err, errlen, "workload pagecache: malformed size '%s' (0, or 4K..4T)",
 				 val);
 			return -1;

@@ -218,6 +218,40 @@ static void test_json_file(void)
 	unlink(path);
 }
 
+/*
+ * An unwritable --json fails before anything runs (nothing on stdout), and
+ * an existing file is replaced whole, however long it was.
+ */
+static void test_json_path(void)
+{
+	char path[] = "/tmp/mpm_bench_test_XXXXXX";
+	char out[8192], err[1024];
+	json_error_t jerr;
+	json_t *root;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	expect_error(ARGS("--size", "16M", "--json", "/nonexistent-dir/r.json"), 1);
+	CHECK_EQ_U(run_capture(ARGS("--size", "16M", "--json", "/nonexistent-dir/r.json"), 1, out,
+			       sizeof(out)), 1);
+	CHECK_EQ_U(strlen(out), 0);
+	CHECK_EQ_U(run_capture(ARGS("--size", "16M", "--json", "/nonexistent-dir/r.json"), 2, err,
+			       sizeof(err)), 1);
+	CHECK(strstr(err, "cannot write JSON file '/nonexistent-dir/r.json'") != NULL);
+	REQUIRE(fd >= 0 && (f = fdopen(fd, "w")));
+	for (int i = 0; i < 20000; i++)
+		fputs("xxxxxxxxx\n", f);
+	fclose(f);
+	CHECK_EQ_U(run_capture(ARGS("--size", "16M", "--runs", "1", "--ops", "2000", "--bench",
+				    "pair_empty", "--json", path), 1, out, sizeof(out)), 0);
+	root = json_load_file(path, 0, &jerr);
+	if (!root)
+		fprintf(stderr, "%s: %s\n", path, jerr.text);
+	CHECK(root != NULL);
+	json_decref(root);
+	unlink(path);
+}
+
 /* --json -: stdout must be nothing but the JSON document. */
 static void test_json_stdout(void)
 {
@@ -318,6 +352,7 @@ int main(void)
 	test_memory_budget();
 	test_help();
 	test_json_file();
+	test_json_path();
 	test_json_stdout();
 	return t_report("test_bench_cli");
 }

@@ -52,13 +52,13 @@ expect_error 2 "option '--jobs' needs a value" compare --experiment pagetest --j
 # (minutes) could start, and leave nothing behind.
 mkdir "$TMP/dir"
 start=$SECONDS
-expect_error 1 "cannot write '$TMP/nodir/r.json': No such file or directory" \
+expect_error 1 "cannot write JSON file '$TMP/nodir/r.json': No such file or directory" \
 	compare --experiment cover-letter --json "$TMP/nodir/r.json"
-expect_error 1 "cannot write '$TMP/dir': Is a directory" \
+expect_error 1 "cannot write JSON file '$TMP/dir': Is a directory" \
 	compare --experiment cover-letter --json "$TMP/dir"
-expect_error 1 "cannot write '/etc/passwd/r.csv': Not a directory" \
+expect_error 1 "cannot write CSV file '/etc/passwd/r.csv': Not a directory" \
 	compare --experiment cover-letter --csv /etc/passwd/r.csv
-expect_error 1 "cannot write '$TMP/nodir/r.csv'" \
+expect_error 1 "cannot write CSV file '$TMP/nodir/r.csv'" \
 	compare --experiment cover-letter --json "$TMP/ok.json" --csv "$TMP/nodir/r.csv"
 expect "[ \$((SECONDS - start)) -le 5 ]" "unwritable outputs took $((SECONDS - start)) s to fail"
 expect "[ ! -e '$TMP/ok.json' ]" "a failed compare left its JSON file behind"
@@ -66,6 +66,17 @@ expect "[ ! -e '$TMP/ok.json' ]" "a failed compare left its JSON file behind"
 echo keep >"$TMP/keep.json"
 expect_error 1 "unknown policy" compare --experiment pagetest --policies nope --json "$TMP/keep.json"
 expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "an input error clobbered the output file"
+# a compare that fails once its outputs are open (here: no memory for the
+# machine) leaves files that were there as they were, and removes its own
+echo keep >"$TMP/keep.csv"
+rm -f "$TMP/new.csv"
+MEMPOWER_MEMORY_LIMIT=1M expect_error 1 "more than the 1 MiB that MEMPOWER_MEMORY_LIMIT allows" \
+	compare --experiment cover-letter --scale 0.01 --json "$TMP/keep.json" --csv "$TMP/keep.csv"
+expect "[ \"\$(cat '$TMP/keep.json' '$TMP/keep.csv')\" = \"keep
+keep\" ]" "a failed compare emptied or removed files it did not create"
+MEMPOWER_MEMORY_LIMIT=1M expect_error 1 "MEMPOWER_MEMORY_LIMIT allows" \
+	compare --experiment cover-letter --scale 0.01 --json "$TMP/keep.json" --csv "$TMP/new.csv"
+expect "[ ! -e '$TMP/new.csv' ]" "a failed compare left the CSV file it created"
 
 # help
 run_mpm compare --help

@@ -19,9 +19,22 @@ expect "[ -z \"\$err\" ]" "run: stderr not empty: $err"
 expect "[[ \"\$out\" == *'policy    mainline'* ]]" "summary lacks the policy"
 expect "[[ \"\$out\" == *'regions   free: start 33, end'* ]]" "summary lacks free regions: $out"
 
+# churn: an explicit ops is taken as given; the default has a floor of 256
+run_mpm run --machine 64M --workload churn:ops=10 --duration 1
+expect "[[ \"\$out\" == *'1 virtual s, 10 ops'* ]]" "churn:ops=10: $out"
+run_mpm run --machine 64M --workload churn --duration 1
+expect "[[ \"\$out\" == *'1 virtual s, 256 ops'* ]]" "churn default on 64M: $out"
+
+# an existing, longer file is replaced whole: the JSON that results parses
+python3 -c "print('x' * 100000)" >"$TMP/long.json"
+run_mpm run --machine 64M --duration 1 --json "$TMP/long.json"
+expect "[ $rc -eq 0 ] && python3 -c 'import json; json.load(open(\"$TMP/long.json\"))'" \
+	"run over a longer existing file left it unparsable"
+
 # workload none: the boot state, every region free
 run_mpm run --machine 1G --region-size 64M --workload none
 expect "[[ \"\$out\" == *'free: start 17, end 17, min 17 of 17'* ]]" "none: $out"
+expect "[[ \"\$out\" == *'workload  none: the state after boot (one sample, t = 0)'* ]]" "none: $out"
 
 # JSON to a file and to stdout, CSV to a file
 J=(run --machine 2x256M --region-size 16M --cpus 3 --workload churn:ops=5000 --duration 3)

@@ -100,6 +100,17 @@ int main(void)
 	CHECK(parse("pagecache:size=0") == 0 && w.pagecache.size == 0);
 	CHECK(refused("pagecache:size=5T", "workload pagecache: malformed size '5T' (0, or 4K..4T)"));
 	CHECK(refused("pagecache:size=-1", "malformed size"));
+	/* sizes as everywhere on the command line (sim/size.h), whole pages */
+	CHECK(parse("pagecache:size=4T") == 0 && w.pagecache.size == 1ull << 42);
+	CHECK(parse("pagecache:size=4TiB") == 0 && w.pagecache.size == 1ull << 42);
+	CHECK(parse("pagetest:size=512MiB") == 0 && w.pagetest.size == 512ull << 20);
+	CHECK(parse("pagetest:size=512mb") == 0 && w.pagetest.size == 512ull << 20);
+	CHECK(parse("kernbench:heap=48MiB") == 0 && w.kernbench.heap == 48ull << 20);
+	CHECK(parse("ebizzy:s=64kib") == 0 && w.ebizzy.size == 64ull << 10);
+	CHECK(refused("pagetest:size=4097", "workload pagetest: malformed size '4097' (4K..16T)"));
+	CHECK(refused("pagetest:size=32T", "(4K..16T)"));
+	CHECK(refused("ebizzy:s=1T", "(4K..16G)"));
+	CHECK(refused("ebizzy:s=4KX", "malformed size"));
 	CHECK(refused("pagecache:files=0", "files=0 is malformed or out of range 1..64"));
 	CHECK(refused("pagecache:files=65", "out of range 1..64"));
 	CHECK(refused("pagecache:passes=0", "passes=0 is malformed or out of range 1..1000"));

@@ -2,7 +2,7 @@
 /* Size strings: every accepted spelling, and the ones that must be refused. */
 #include <string.h>
 
-#include "io/size.h"
+#include "sim/size.h"
 #include "testlib.h"
 
 static uint64_t ok(const char *s)
@@ -78,5 +78,5 @@ int main(void)
 	CHECK(!strcmp(mpm_format_size(640 << 10, buf, sizeof(buf)), "640K"));
 	CHECK(!strcmp(mpm_format_size(4097, buf, sizeof(buf)), "4097"));
 	CHECK(!strcmp(mpm_format_size(0, buf, sizeof(buf)), "0"));
-	return t_report("io/test_size");
+	return t_report("sim/size");
 }

@@ -4,7 +4,7 @@
  * accepts leading blanks, a sign ("-1" wraps to 2^64 - 1) and hex, all of
  * which would turn a typo into a plausible machine size.
  */
-#include "io/size.h"
+#include "sim/size.h"
 
 #include <ctype.h>
 #include <stdio.h>

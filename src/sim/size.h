@@ -5,8 +5,8 @@
  * accepted, all case-insensitive.  Parsing is strict: anything that is not
  * exactly <digits><unit?> is an error, and so is a value past 2^64 - 1.
  */
-#ifndef MPM_IO_SIZE_H
-#define MPM_IO_SIZE_H
+#ifndef MPM_SIM_SIZE_H
+#define MPM_SIM_SIZE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,4 +23,4 @@ int mpm_parse_u64(const char *s, uint64_t *val);
  */
 char *mpm_format_size(uint64_t bytes, char *buf, size_t len);
 
-#endif /* MPM_IO_SIZE_H */
+#endif /* MPM_SIM_SIZE_H */
