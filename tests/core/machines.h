@@ -53,6 +53,27 @@ static inline void tm_flat(struct test_machine *t, uint64_t start, uint64_t page
 	t->spec.nr_cpus = cpus;
 }
 
+/*
+ * A small PC: one node, zone @lo [1, @split) and zone @hi [@split, @end)
+ * with the 640K-1M hole, 2 cpus, regions of 2^@region_shift pages.
+ */
+static inline void tm_small_pc(struct test_machine *t, enum mpm_zone_type lo,
+			       enum mpm_zone_type hi, uint64_t split, uint64_t end,
+			       unsigned int region_shift)
+{
+	memset(t, 0, sizeof(*t));
+	t->zones[0] = (struct mpm_zone_spec){ 0, lo, 1, split };
+	t->zones[1] = (struct mpm_zone_spec){ 0, hi, split, end };
+	t->holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
+	t->spec.nr_nodes = 1;
+	t->spec.nr_zones = 2;
+	t->spec.zones = t->zones;
+	t->spec.nr_holes = 1;
+	t->spec.holes = t->holes;
+	t->spec.nr_cpus = 2;
+	t->spec.region_shift = region_shift;
+}
+
 static inline struct mpm_machine *tm_create(struct test_machine *t)
 {
 	char err[256];

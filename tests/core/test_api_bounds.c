@@ -165,19 +165,9 @@ int main(void)
 	struct mpm_hole_spec reserved = { 0x1000, 0x1010 };
 
 	/* two zones from pfn 1, a hole and a reserved range, 4 MiB regions */
-	memset(&t, 0, sizeof(t));
-	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, 8192 };
-	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 8192, 16384 };
-	t.holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
-	t.spec.nr_nodes = 1;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
-	t.spec.nr_holes = 1;
-	t.spec.holes = t.holes;
+	tm_small_pc(&t, MPM_ZONE_DMA32, MPM_ZONE_NORMAL, 8192, 16384, 10);
 	t.spec.nr_reserved = 1;
 	t.spec.reserved = &reserved;
-	t.spec.nr_cpus = 2;
-	t.spec.region_shift = 10;
 	REQUIRE(mpm_policy_features("full", &t.spec.features) == 0);
 	m = tm_create(&t);
 	test_rmap_pages();

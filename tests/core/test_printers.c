@@ -23,17 +23,7 @@ static struct mpm_machine *golden_machine(void)
 	static struct test_machine t;
 	struct mpm_machine *m;
 
-	memset(&t, 0, sizeof(t));
-	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA, 1, 4096 };
-	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 4096, 16384 };
-	t.holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
-	t.spec.nr_nodes = 1;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
-	t.spec.nr_holes = 1;
-	t.spec.holes = t.holes;
-	t.spec.nr_cpus = 2;
-	t.spec.region_shift = 12;
+	tm_small_pc(&t, MPM_ZONE_DMA, MPM_ZONE_DMA32, 4096, 16384, 12);
 	m = tm_create(&t);
 	/* a movable page through cpu 0's pcp list, an unmovable order-3 block */
 	REQUIRE(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0) != MPM_NO_PFN);
