@@ -196,7 +196,9 @@ static void claim_pageblock(struct mpm_machine *m, struct zone *z, uint64_t pfn,
 /*
  * try_to_steal_freepages: when falling back to another type's free list,
  * decide whether the allocating type takes the pageblock over.  Returns the
- * migratetype whose free lists receive the split-off remainder.
+ * type the pageblock now has for this allocation: @start_type if it was
+ * taken, @fallback_type if not (3.12 only traces it; here it counts the
+ * fallbacks that did not take ownership).
  */
 static int try_to_steal_freepages(struct mpm_machine *m, struct zone *z,
 				  uint32_t idx, int start_type, int fallback_type)
@@ -264,11 +266,20 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 							  start_migratetype, mt);
 			/* Remove the page from the freelists */
 			del_from_freelist(m, z, idx, (unsigned int)cur);
-			expand(m, z, idx, order, (unsigned int)cur, new_type, z->sorted != NULL);
-			/* the split-off remainder is free on new_type's lists */
+			/*
+			 * Borrow the excess buddy pages as well, whether or not
+			 * the pageblock was taken (3.12.0, and the base of the
+			 * patchset: with no_claim's loans too).  Later kernels
+			 * hand it to new_type instead (KOSAKI Motohiro's "mm:
+			 * __rmqueue_fallback() should respect pageblock type",
+			 * posted after 3.12).
+			 */
+			expand(m, z, idx, order, (unsigned int)cur, start_migratetype,
+			       z->sorted != NULL);
+			/* the split-off remainder is free on start_migratetype's lists */
 			if ((unsigned int)cur > order) {
-				account_freepages(m, z, idx, (unsigned int)cur, new_type, 1);
-				account_freepages(m, z, idx, order, new_type, -1);
+				account_freepages(m, z, idx, (unsigned int)cur, start_migratetype, 1);
+				account_freepages(m, z, idx, order, start_migratetype, -1);
 			}
 
 			ADD_ONCE(z->ev[ZEV_FALLBACKS], 1);

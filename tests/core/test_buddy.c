@@ -223,6 +223,40 @@ static void test_fallback_small_unmovable_loans(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * A fallback that splits a larger block without taking the pageblock
+ * lends the whole remainder to the allocating type (3.12.0's "Borrow the
+ * excess buddy pages as well"): free order-2 blocks only, so each of the
+ * refill's fallbacks splits one and the next three allocations are served
+ * from the loaned pieces -- 8 fallbacks for a batch of 31, the 32nd page
+ * left on the UNMOVABLE list of a pageblock that stays MOVABLE.  Handing
+ * the remainder back to the fallback type instead (later kernels) takes
+ * 31 fallbacks.
+ */
+static void test_fallback_remainder_loaned(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_counters c;
+	uint64_t pfn;
+
+	CHECK_EQ_U(alloc_all_order0(m), 131072);
+	for (pfn = 0; pfn < 131072; pfn += 8)
+		for (uint64_t p = pfn; p < pfn + 4; p++)
+			mpm_free_pages(m, p, 0, 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(nr_free_area(m, 0, 2), 131072 / 8);
+	pfn = mpm_alloc_pages(m, UNMOVABLE, 0, 0);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 8);
+	CHECK_EQ_U(c.fragmenting_fallbacks, 8);
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), 1);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_fallback_reclaimable_moves_and_claims(void)
 {
 	struct test_machine t;
@@ -605,6 +639,7 @@ int main(void)
 	test_pcp_refill_and_drain();
 	test_fallback_claims_whole_block();
 	test_fallback_small_unmovable_loans();
+	test_fallback_remainder_loaned();
 	test_fallback_reclaimable_moves_and_claims();
 	test_reserve_is_last_resort();
 	test_watermark_and_lowmem_reserve();
