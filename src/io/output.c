@@ -33,8 +33,12 @@ int mpm_output_open(struct mpm_output *o, const char *path, const char *what, ch
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		o->created = fd >= 0;
 	}
-	if (fd >= 0 && !(o->f = fdopen(fd, "w")))
+	if (fd >= 0 && !(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+
 		close(fd);
+		errno = e;
+	}
 	if (!o->f) {
 		int e = errno;
 
