@@ -1062,10 +1062,6 @@ static int write_json(struct bench_opts *opt, const struct bench_result *res,
 	char err[PATH_MAX + 128];
 	int ret;
 
-	if (mpm_output_start(&opt->json_out, err, sizeof(err))) {
-		bench_err("%s", err);
-		return 1;
-	}
 	for (unsigned int i = 0; i < nres; i++)
 		json_array_append_new(results, result_json(opt, res, nres, &res[i]));
 	for (unsigned int i = 0; i < nbars; i++)
@@ -1077,6 +1073,12 @@ static int write_json(struct bench_opts *opt, const struct bench_result *res,
 			 "host", host_json(), "results", results, "bars", jbars);
 	if (!root) {
 		bench_err("cannot build the JSON result");
+		return 1;
+	}
+	/* the user's file is emptied only once there is a result to put in it */
+	if (mpm_output_start(&opt->json_out, err, sizeof(err))) {
+		json_decref(root);
+		bench_err("%s", err);
 		return 1;
 	}
 	ret = json_dumpf(root, opt->json_out.f, JSON_INDENT(2)) ||

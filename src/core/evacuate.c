@@ -29,12 +29,6 @@ void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *op
 	m->migrate_ops = *ops;
 }
 
-/* Does zone @zid of @m have a region @rid?  The API's ids are checked. */
-static bool zone_region_valid(const struct mpm_machine *m, unsigned int zid, unsigned int rid)
-{
-	return zid < m->nr_zones && rid < m->zones[zid].nr_regions;
-}
-
 bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold)
 {
 	const struct zone_mem_region *r = &z->regions[rid];

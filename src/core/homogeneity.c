@@ -19,7 +19,7 @@ int mpm_region_pageblocks(const struct mpm_machine *m, unsigned int zid, unsigne
 	const struct zone_mem_region *r;
 	uint64_t step = pageblock_nr_pages(m), end, pfn;
 
-	if (zid >= m->nr_zones || rid >= m->zones[zid].nr_regions)
+	if (!zone_region_valid(m, zid, rid))
 		return -1;
 	z = &m->zones[zid];
 	r = &z->regions[rid];

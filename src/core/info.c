@@ -253,7 +253,7 @@ int mpm_region_info(const struct mpm_machine *m, unsigned int zid, unsigned int 
 {
 	const struct zone_mem_region *r;
 
-	if (zid >= m->nr_zones || rid >= m->zones[zid].nr_regions)
+	if (!zone_region_valid(m, zid, rid))
 		return -1;
 	r = &m->zones[zid].regions[rid];
 	info->start_pfn = r->start_pfn;

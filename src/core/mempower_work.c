@@ -103,7 +103,7 @@ int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32
 	if (zid >= m->nr_zones)
 		return -1;
 	for (unsigned int i = 0; i < n; i++)
-		if (rids[i] >= m->zones[zid].nr_regions)
+		if (!zone_region_valid(m, zid, rids[i]))
 			return -1;
 	w = m->zones[zid].mpw;
 	if (!w)

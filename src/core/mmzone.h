@@ -297,6 +297,13 @@ static inline bool pfn_in_array(const struct mpm_machine *m, uint64_t pfn)
 	return pfn - m->pfn_base < m->nr_pfns;
 }
 
+/* Does the machine have zone @zid with a region @rid?  The API checks its ids. */
+static inline bool zone_region_valid(const struct mpm_machine *m, unsigned int zid,
+				     unsigned int rid)
+{
+	return zid < m->nr_zones && rid < m->zones[zid].nr_regions;
+}
+
 /*
  * The zone whose span holds @pfn, or NULL.  The entries of pfns outside
  * every zone are never written (layout_page_array): their zero zone id is

@@ -19,6 +19,17 @@ struct test_machine {
 	struct mpm_hole_spec holes[8];
 };
 
+/* Point the spec at the first @nzones zones and @nholes holes of @t. */
+static inline void tm_link(struct test_machine *t, unsigned int nodes, unsigned int nzones,
+			   unsigned int nholes)
+{
+	t->spec.nr_nodes = nodes;
+	t->spec.nr_zones = nzones;
+	t->spec.zones = t->zones;
+	t->spec.nr_holes = nholes;
+	t->spec.holes = t->holes;
+}
+
 /*
  * The cover-letter machine: node 0 = DMA [1,4096) with the 640K-1M hole,
  * DMA32 [4096, 4G) with a 2 GiB MMIO hole, Normal [4G, 66G); node 1 =
@@ -33,11 +44,7 @@ static inline void tm_sandybridge(struct test_machine *t)
 	t->zones[3] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, 0x1080000, 0x2080000 };
 	t->holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
 	t->holes[1] = (struct mpm_hole_spec){ 0x80000, 0x100000 };
-	t->spec.nr_nodes = 2;
-	t->spec.nr_zones = 4;
-	t->spec.zones = t->zones;
-	t->spec.nr_holes = 2;
-	t->spec.holes = t->holes;
+	tm_link(t, 2, 4, 2);
 	t->spec.nr_cpus = 16;
 }
 
@@ -47,9 +54,7 @@ static inline void tm_flat(struct test_machine *t, uint64_t start, uint64_t page
 {
 	memset(t, 0, sizeof(*t));
 	t->zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, start, start + pages };
-	t->spec.nr_nodes = 1;
-	t->spec.nr_zones = 1;
-	t->spec.zones = t->zones;
+	tm_link(t, 1, 1, 0);
 	t->spec.nr_cpus = cpus;
 }
 
@@ -65,11 +70,7 @@ static inline void tm_small_pc(struct test_machine *t, enum mpm_zone_type lo,
 	t->zones[0] = (struct mpm_zone_spec){ 0, lo, 1, split };
 	t->zones[1] = (struct mpm_zone_spec){ 0, hi, split, end };
 	t->holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
-	t->spec.nr_nodes = 1;
-	t->spec.nr_zones = 2;
-	t->spec.zones = t->zones;
-	t->spec.nr_holes = 1;
-	t->spec.holes = t->holes;
+	tm_link(t, 1, 2, 1);
 	t->spec.nr_cpus = 2;
 	t->spec.region_shift = region_shift;
 }

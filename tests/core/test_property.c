@@ -239,11 +239,7 @@ static void machine_numa_holes(struct test_machine *t, unsigned int pbo)
 	t->holes[0] = (struct mpm_hole_spec){ 0x9f, 0x100 };
 	t->holes[1] = (struct mpm_hole_spec){ 3000, 3333 };
 	t->holes[2] = (struct mpm_hole_spec){ 9000, 9001 };
-	t->spec.nr_nodes = 2;
-	t->spec.nr_zones = 4;
-	t->spec.zones = t->zones;
-	t->spec.nr_holes = 3;
-	t->spec.holes = t->holes;
+	tm_link(t, 2, 4, 3);
 	t->spec.nr_cpus = 4;
 	t->spec.pageblock_order = pbo;
 	t->spec.region_shift = pbo;	/* regions as small as a pageblock */
