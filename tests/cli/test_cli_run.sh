@@ -31,6 +31,14 @@ run_mpm run --machine 64M --duration 1 --json "$TMP/long.json"
 expect "[ $rc -eq 0 ] && python3 -c 'import json; json.load(open(\"$TMP/long.json\"))'" \
 	"run over a longer existing file left it unparsable"
 
+# a summary that cannot be written (stdout full) is a failure, said once
+if [ -w /dev/full ]; then
+	timeout 120 "$MPM" run --machine 64M --duration 1 >/dev/full 2>"$TMP/full-err"
+	rc=$?
+	expect "[ $rc -eq 1 ] && grep -q 'cannot write the outputs' '$TMP/full-err'" \
+		"run > /dev/full: exit $rc, $(cat "$TMP/full-err")"
+fi
+
 # workload none: the boot state, every region free
 run_mpm run --machine 1G --region-size 64M --workload none
 expect "[[ \"\$out\" == *'free: start 17, end 17, min 17 of 17'* ]]" "none: $out"
