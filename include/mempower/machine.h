@@ -42,6 +42,19 @@ enum mpm_migratetype {
 	MPM_MIGRATE_TYPES
 };
 
+/*
+ * numa_zonelist_order (3.12 boot parameter and sysctl): the order in which
+ * an allocation tries the zones of the machine once its local zone cannot
+ * serve it.  DEFAULT is 3.12's default_zonelist_order(): zone order, unless
+ * DMA/DMA32 is over half of memory, is over 70 % of a large node, or some
+ * node has no Normal zone (then node order).
+ */
+enum mpm_zonelist_order {
+	MPM_ZONELIST_ORDER_DEFAULT,
+	MPM_ZONELIST_ORDER_NODE,	/* local node's zones, then the next node's */
+	MPM_ZONELIST_ORDER_ZONE,	/* every node's Normal, then DMA32, then DMA */
+};
+
 /* One zone of one node: [start_pfn, end_pfn); holes are given separately. */
 struct mpm_zone_spec {
 	unsigned int node;
@@ -105,6 +118,7 @@ struct mpm_machine_spec {
 	unsigned int pageblock_order;	/* 0 = MAX_ORDER - 1 (10) */
 	unsigned int nr_cpus;		/* 0 = 1; CPUs are spread evenly over nodes */
 	unsigned long min_free_kbytes;	/* 0 = the 3.12 formula */
+	unsigned int zonelist_order;	/* enum mpm_zonelist_order */
 	unsigned long features;		/* MPM_FEATURE_* bits */
 	/* MAX_MEMPWR_MIGRATE_PAGES: 0 = 32; UINT64_MAX = any used region */
 	uint64_t evac_threshold;
@@ -200,6 +214,8 @@ MPM_API uint64_t mpm_region_pages(const struct mpm_machine *m);
 MPM_API unsigned int mpm_pageblock_order(const struct mpm_machine *m);
 MPM_API unsigned long mpm_features(const struct mpm_machine *m);
 MPM_API unsigned long mpm_min_free_kbytes(const struct mpm_machine *m);
+/* The order the zonelists were built in: NODE or ZONE, never DEFAULT. */
+MPM_API enum mpm_zonelist_order mpm_zonelist_order(const struct mpm_machine *m);
 /* Zone regions with present pages, machine-wide, and how many are free. */
 MPM_API unsigned int mpm_regions_total(const struct mpm_machine *m);
 MPM_API unsigned int mpm_free_regions(const struct mpm_machine *m);

@@ -38,10 +38,11 @@ static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
 /*
  * __mod_zone_page_state(zone, NR_ALLOC_BATCH, -pages): accumulate in the
  * cpu's differential and fold into the zone once past the threshold.
- * Allocations are the only writers and only subtract, and a fold resets the
- * differential to 0, so it never rises above 0: only the lower bound of
- * [-stat_threshold, stat_threshold] can be crossed.  True when it folded:
- * the zone's batch, which the fair zone policy tests, has just changed.
+ * Allocations only subtract, so only the lower bound of
+ * [-stat_threshold, stat_threshold] can be crossed here (a refill by
+ * prepare_slowpath may have left the differential above 0).  True when it
+ * folded: the zone's batch, which the fair zone policy tests, has just
+ * changed.
  */
 static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp,
 					long pages)
@@ -55,6 +56,18 @@ static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pc
 	}
 	pcp->alloc_batch_diff = x;
 	return fold;
+}
+
+/* mod_zone_page_state(zone, NR_ALLOC_BATCH, delta), either sign. */
+static void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
+{
+	long x = pcp->alloc_batch_diff + delta;
+
+	if (x > pcp->stat_threshold || x < -pcp->stat_threshold) {
+		atomic_fetch_add_explicit(&z->vm_alloc_batch, x, memory_order_relaxed);
+		x = 0;
+	}
+	pcp->alloc_batch_diff = x;
 }
 
 /* zone_watermark_ok: order 0 needs one comparison; the rest is out of line. */
@@ -155,19 +168,26 @@ static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_g
 /*
  * prepare_slowpath: wake kswapd for every zone of the zonelist (counted;
  * the simulator provides reclaim) and refill the fair-policy batches to
- * high - low watermark.
+ * high - low watermark.  3.12.0 refills with mod_zone_page_state(), which
+ * goes through the calling cpu's differential: the zone sees the refill
+ * only once that differential passes the stat threshold, or at the next
+ * vmstat fold.  The read is zone_page_state(), clamped at 0 as on SMP, so
+ * an overdrawn batch carries its debt into the next round.
  */
-static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, struct zone **zl)
+static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, struct zone **zl,
+			     unsigned int cpu)
 {
 	for (struct zone **zp = zl; *zp; zp++) {
 		struct zone *z = *zp;
+		long batch = READ_ONCE(z->vm_alloc_batch);
 
 		if (!(gfp & MPM___GFP_NO_KSWAPD))
 			ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
 		if (m->zone_reclaim_mode && z->node != zl[0]->node)
 			continue;
-		WRITE_ONCE(z->vm_alloc_batch,
-			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
+		mod_zone_alloc_batch(z, &z->pageset[cpu],
+				     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
+				     (batch > 0 ? batch : 0));
 	}
 }
 
@@ -199,7 +219,7 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 	ADD_ONCE(zl[0]->ev[ZEV_SLOWPATH], 1);
 	/* GFP_THISNODE callers fall back by themselves: no slow path. */
 	if ((gfp & GFP_THISNODE) != GFP_THISNODE) {
-		prepare_slowpath(m, gfp, zl);
+		prepare_slowpath(m, gfp, zl, cpu);
 		pfn = get_page_from_freelist(m, gfp, order, zl,
 					     gfp_to_alloc_flags(gfp), migratetype, cpu);
 	}

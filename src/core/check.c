@@ -190,11 +190,13 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 		if (pcp->count > pcp->high - 1 + MIGRATE_PCPTYPES * pcp->batch && pcp->high)
 			return bad(c, z, "cpu %u pcp count %d above high %d - 1 + %d x batch %d",
 				   cpu, pcp->count, pcp->high, MIGRATE_PCPTYPES, pcp->batch);
-		/* the fair-zone differential folds before passing -threshold */
+		/* the fair-zone differential folds before passing either bound */
 		if (pcp->stat_threshold != z->stat_threshold ||
-		    pcp->alloc_batch_diff < -pcp->stat_threshold || pcp->alloc_batch_diff > 0)
-			return bad(c, z, "cpu %u NR_ALLOC_BATCH differential %ld outside [-%ld, 0] (zone threshold %d)",
+		    pcp->alloc_batch_diff < -pcp->stat_threshold ||
+		    pcp->alloc_batch_diff > pcp->stat_threshold)
+			return bad(c, z, "cpu %u NR_ALLOC_BATCH differential %ld outside [-%ld, %ld] (zone threshold %d)",
 				   cpu, pcp->alloc_batch_diff, pcp->stat_threshold,
+				   pcp->stat_threshold,
 				   z->stat_threshold);
 		*pcp_pages += total;
 	}

@@ -214,6 +214,10 @@ uint64_t mpm_max_pfn(const struct mpm_machine *m)
 }
 uint64_t mpm_region_pages(const struct mpm_machine *m) { return 1ull << m->region_shift; }
 unsigned int mpm_pageblock_order(const struct mpm_machine *m) { return m->pageblock_order; }
+enum mpm_zonelist_order mpm_zonelist_order(const struct mpm_machine *m)
+{
+	return (enum mpm_zonelist_order)m->zonelist_order;
+}
 unsigned long mpm_features(const struct mpm_machine *m) { return m->features; }
 unsigned long mpm_min_free_kbytes(const struct mpm_machine *m) { return m->min_free_kbytes; }
 unsigned int mpm_regions_total(const struct mpm_machine *m) { return m->regions_total; }

@@ -257,6 +257,7 @@ struct mpm_machine {
 	unsigned int pageblock_order;
 	bool page_group_by_mobility_disabled;
 	bool zone_reclaim_mode;		/* 0: SLIT distances below RECLAIM_DISTANCE */
+	unsigned int zonelist_order;	/* MPM_ZONELIST_ORDER_NODE or _ZONE */
 	unsigned long min_free_kbytes;
 	unsigned long features;
 	uint64_t evac_threshold;	/* should_evacuate_region's used-page bound */
@@ -423,7 +424,7 @@ void kmempowerd_destroy(struct mpm_machine *m);
 int feature_unmet_dep(unsigned long features, const char **name, const char **needs);
 
 /* zonelist.c */
-void build_all_zonelists(struct mpm_machine *m);
+void build_all_zonelists(struct mpm_machine *m, unsigned int order);
 
 /* Sentinel allocation for list heads (topology.c). */
 uint32_t alloc_list_head(struct mpm_machine *m);

@@ -53,6 +53,9 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 		return fail(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
 	if (feature_unmet_dep(s->features, &name, &needs))
 		return fail(err, len, "feature %s needs %s", name, needs);
+	if (s->zonelist_order > MPM_ZONELIST_ORDER_ZONE)
+		return fail(err, len, "zonelist_order %u is not default (0), node (1) or zone (2)",
+			    s->zonelist_order);
 	if (s->nr_cpus > MPM_MAX_CPUS)
 		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
@@ -428,7 +431,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	/* build_all_zonelists: too little memory to group by mobility */
 	m->page_group_by_mobility_disabled =
 		m->total_present < pageblock_nr_pages(m) * MIGRATE_TYPES;
-	build_all_zonelists(m);
+	build_all_zonelists(m, s->zonelist_order);
 	for (unsigned int n = 0; n < m->nr_nodes; n++)
 		for (int t = 0; t < MAX_NR_ZONES; t++)
 			if (!m->node_data[n].zonelists[0][t].zones ||

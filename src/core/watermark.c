@@ -116,6 +116,12 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 		z->watermark[WMARK_MIN] = tmp;
 		z->watermark[WMARK_LOW] = tmp + (tmp >> 2);
 		z->watermark[WMARK_HIGH] = tmp + (tmp >> 1);
+		/*
+		 * 3.12 goes through __mod_zone_page_state here too, but at
+		 * boot the per-cpu stat thresholds are still 0
+		 * (refresh_zone_stat_thresholds runs after this), so every
+		 * delta folds: a direct write is the same.
+		 */
 		WRITE_ONCE(z->vm_alloc_batch,
 			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
 		setup_zone_migrate_reserve(m, z);

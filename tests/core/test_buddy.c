@@ -448,7 +448,7 @@ static void test_bad_frees(void)
 /*
  * The checker sees per-cpu state that disagrees with the lists and the
  * rules: a pcp count the lists do not hold, an NR_ALLOC_BATCH differential
- * past its fold threshold or above 0, a cpu threshold not the zone's.
+ * past either fold threshold, a cpu threshold not the zone's.
  */
 static void test_checker_sees_pcp_damage(void)
 {
@@ -466,8 +466,10 @@ static void test_checker_sees_pcp_damage(void)
 	pcp->count--;
 	pcp->alloc_batch_diff = -pcp->stat_threshold - 1;
 	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "NR_ALLOC_BATCH"));
-	pcp->alloc_batch_diff = 1;
+	pcp->alloc_batch_diff = pcp->stat_threshold + 1;
 	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "NR_ALLOC_BATCH"));
+	pcp->alloc_batch_diff = pcp->stat_threshold;	/* a refill may leave it there */
+	CHECK(tm_check(m) == 0);
 	pcp->alloc_batch_diff = diff;
 	pcp->stat_threshold++;
 	CHECK(mpm_check(m, msg, sizeof(msg)) != 0 && strstr(msg, "threshold"));

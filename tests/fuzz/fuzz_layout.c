@@ -483,6 +483,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	l.spec.min_free_kbytes = take(&b, 4) ? 0 : 64 + take(&b, 4096);
 	l.spec.features = build_features(&b);
 	l.spec.evac_threshold = take(&b, 4) ? 0 : 1 + take(&b, 600);
+	l.spec.zonelist_order = take(&b, 3);
 	m = mpm_machine_create(&l.spec, err, sizeof(err));
 	if (!m) {
 		fuzz_require_message("mpm_machine_create", err);
