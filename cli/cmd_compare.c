@@ -35,7 +35,8 @@
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
 		   *jobs_s;
-	const char *power_s, *power_policy_s;
+	const char *power_s, *power_policy_s, *zonelist_s;
+	unsigned int zonelist_order;		/* enum mpm_zonelist_order */
 	char power_buf[256];
 	struct mpm_memspec memspec[MAX_MEMSPECS];
 	unsigned int nr_memspecs;
@@ -71,10 +72,11 @@ static int parse_args(int argc, char **argv, struct compare *c)
 {
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
 					     "--seed", "--json", "--csv", "--thp",
-					     "--evac-threshold", "--jobs", "--power", "--power-policy" };
+					     "--evac-threshold", "--jobs", "--power", "--power-policy",
+					     "--zonelist-order" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
 				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s,
-				  &c->power_s, &c->power_policy_s };
+				  &c->power_s, &c->power_policy_s, &c->zonelist_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -115,6 +117,7 @@ static void usage(FILE *out)
 	      "                        [--policies LIST] [--seed N] [--thp never|always]\n"
 	      "                        [--evac-threshold N|any] [--power LIST]\n"
 	      "                        [--power-policy key=value,...]\n"
+	      "                        [--zonelist-order default|node|zone]\n"
 	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
 	      "                        [--jobs N]\n"
 	      "\n"
@@ -126,6 +129,8 @@ static void usage(FILE *out)
 	      "  --policies    comma-separated (default mainline)\n"
 	      "  --seed N      seed of every run (default 1)\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
+	      "  --zonelist-order default|node|zone  3.12's numa_zonelist_order (default:\n"
+	      "                default, which is zone order on the cover-letter machine)\n"
 	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
 	      "  --power LIST  DRAM power model, up to 3 memspecs: ddr3-1600 (default),\n"
@@ -330,6 +335,10 @@ static int validate(struct compare *c)
 					    c->thp_s);
 		c->thp = c->thp_s[0] == 'a';
 	}
+	if (c->zonelist_s && mpm_parse_zonelist_order(c->zonelist_s, &c->zonelist_order))
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "compare: --zonelist-order %s (expected default, node or zone)",
+				    c->zonelist_s);
 	if (parse_memspecs(c))
 		return MPM_EXIT_FAIL;
 	return parse_policies(c);
@@ -345,6 +354,7 @@ static int build_machine(struct compare *c, bool cover)
 	if (mpm_spec_x86(&c->spec, cover ? 2 : 1, node_bytes, cover ? 0x80000 : 0xc0000))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "out of memory");
 	c->spec.spec.nr_cpus = cpus ? cpus : 1;
+	c->spec.spec.zonelist_order = c->zonelist_order;
 	mpm_boot_reserve(&c->spec.spec, &c->reserve);
 	if (c->thp)
 		c->spec.spec.min_free_kbytes = mpm_thp_min_free_kbytes(&c->spec.spec);

@@ -23,6 +23,7 @@ static const struct opt opts[] = {
 	{ "--region-align", F(machine.region_align), false },
 	{ "--pageblock-order", F(machine.pageblock_order), false },
 	{ "--cpus", F(machine.cpus), false },
+	{ "--zonelist-order", F(machine.zonelist_order), false },
 	{ "--policy", F(policy), false },
 	{ "--features", F(features), false },
 	{ "--workload", F(workload), false },

@@ -305,6 +305,13 @@ static int parse_options(struct jctx *c, json_t *root)
 			return fail(c, "cpus", "must be 1..%d", MPM_MAX_CPUS);
 		b->src_cpus = (unsigned int)u;
 	}
+	if ((v = json_object_get(root, "zonelist_order"))) {
+		unsigned int order;
+
+		if (!json_is_string(v) || mpm_parse_zonelist_order(json_string_value(v), &order))
+			return fail(c, "zonelist_order", "expected \"default\", \"node\" or \"zone\"");
+		b->src_zonelist_order = order;
+	}
 	if ((v = json_object_get(root, "description"))) {
 		if (!json_is_string(v))
 			return fail(c, "description", "expected a string");
@@ -317,7 +324,7 @@ static int parse_root(struct jctx *c, json_t *root)
 {
 	static const char *const keys[] = {
 		"description", "nodes", "holes", "region_size", "region_align",
-		"pageblock_order", "cpus", NULL
+		"pageblock_order", "cpus", "zonelist_order", NULL
 	};
 	uint64_t *hole_pages;
 	size_t i;

@@ -237,6 +237,25 @@ int mpm_parse_region_align(const char *s, bool *absolute)
 	return 0;
 }
 
+/* numa_zonelist_order: default, node or zone (the whole word, any case). */
+int mpm_parse_zonelist_order(const char *s, unsigned int *order)
+{
+	static const char *const names[] = { "default", "node", "zone" };
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(s, names[i])) {
+			*order = i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *mpm_zonelist_order_name(unsigned int order)
+{
+	return order == MPM_ZONELIST_ORDER_ZONE ? "zone" :
+	       order == MPM_ZONELIST_ORDER_NODE ? "node" : "default";
+}
+
 int mpm_parse_pageblock_order(const char *s, unsigned int *order)
 {
 	if (!strcmp(s, "9"))
@@ -303,6 +322,7 @@ static int apply_options(const struct mpm_machine_opts *o,
 			   MPM_DEFAULT_PAGEBLOCK_ORDER;
 	unsigned int cpus = b->src_cpus ? b->src_cpus : MPM_DEFAULT_CPUS;
 	bool absolute = b->src_region_absolute > 0;
+	unsigned int zonelist_order = b->src_zonelist_order;
 
 	if (o->pageblock_order && mpm_parse_pageblock_order(o->pageblock_order, &pbo)) {
 		snprintf(err, errlen, "invalid pageblock order '%s' (expected 9 or 10)",
@@ -323,11 +343,17 @@ static int apply_options(const struct mpm_machine_opts *o,
 			 o->cpus, MPM_MAX_CPUS);
 		return -1;
 	}
+	if (o->zonelist_order && mpm_parse_zonelist_order(o->zonelist_order, &zonelist_order)) {
+		snprintf(err, errlen, "invalid zonelist order '%s' (expected default, node or zone)",
+			 o->zonelist_order);
+		return -1;
+	}
 	sp->region_shift = log2_u64(region >> MPM_PAGE_SHIFT);
 	sp->region_absolute = absolute;
 	sp->pageblock_order = pbo;
 	sp->nr_cpus = cpus;
 	sp->min_free_kbytes = 0;
+	sp->zonelist_order = zonelist_order;
 	sp->features = 0;
 	b->region_bytes = region;
 	return 0;

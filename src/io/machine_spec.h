@@ -41,6 +41,7 @@ struct mpm_spec_buf {
 	int src_region_absolute;
 	unsigned int src_pageblock_order;
 	unsigned int src_cpus;
+	unsigned int src_zonelist_order;	/* MPM_ZONELIST_ORDER_DEFAULT = nothing */
 	/* Resolved values, for reports. */
 	uint64_t region_bytes;
 	char description[128];
@@ -53,6 +54,7 @@ struct mpm_machine_opts {
 	const char *region_align;
 	const char *pageblock_order;
 	const char *cpus;
+	const char *zonelist_order;
 };
 
 /*
@@ -94,5 +96,8 @@ int mpm_check_region_bytes(uint64_t bytes, unsigned int pageblock_order,
 int mpm_parse_region_align(const char *s, bool *absolute);
 int mpm_parse_pageblock_order(const char *s, unsigned int *order);
 int mpm_parse_cpus(const char *s, unsigned int *cpus);
+int mpm_parse_zonelist_order(const char *s, unsigned int *order);
+/* "default", "node" or "zone" */
+const char *mpm_zonelist_order_name(unsigned int order);
 
 #endif /* MPM_IO_MACHINE_SPEC_H */

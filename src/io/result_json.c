@@ -47,6 +47,7 @@ static json_t *machine_json(const struct mpm_result_input *in,
 	SET(mj, "region_align", json_string(sp->region_absolute ? "absolute" : "node"));
 	SET(mj, "pageblock_order", U64(mpm_pageblock_order(m)));
 	SET(mj, "cpus", U64(mpm_nr_cpus(m)));
+	SET(mj, "zonelist_order", json_string(mpm_zonelist_order_name(mpm_zonelist_order(m))));
 	SET(mj, "metadata_bytes", U64(mpm_metadata_bytes(m)));
 	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
 		struct mpm_zone_info zi;

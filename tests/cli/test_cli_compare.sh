@@ -47,6 +47,8 @@ for j in 0 x -1 97 1.5 ""; do
 	expect_error 1 "compare: --jobs $j (expected 1 to 96)" compare --experiment pagetest --jobs "$j"
 done
 expect_error 2 "option '--jobs' needs a value" compare --experiment pagetest --jobs
+expect_error 1 "compare: --zonelist-order z (expected default, node or zone)" \
+	compare --experiment pagetest --zonelist-order z
 
 # Unwritable outputs fail at once, before the full-size cover-letter run
 # (minutes) could start, and leave nothing behind.

@@ -34,6 +34,9 @@ expect_error 1 "region size 1M is smaller than a pageblock (2M at pageblock orde
 expect_error 1 "invalid region alignment 'page'" run --machine 1G --region-align page
 expect_error 1 "invalid pageblock order '11'" run --machine 1G --pageblock-order 11
 expect_error 1 "invalid cpu count '0'" run --machine 1G --cpus 0
+expect_error 1 "invalid zonelist order 'nodes' (expected default, node or zone)" \
+	run --machine 1G --zonelist-order nodes
+expect_error 2 "option '--zonelist-order' needs a value" run --zonelist-order
 
 # machine files
 expect_error 1 "bad-syntax.json: line 1 column" run --machine "$DATA/bad-syntax.json"

@@ -39,6 +39,15 @@ if [ -w /dev/full ]; then
 		"run > /dev/full: exit $rc, $(cat "$TMP/full-err")"
 fi
 
+# numa_zonelist_order: 3.12's default is zone order on 2 x 8G, node order
+# where node 0 is mostly DMA32 (2 x 4G); --zonelist-order overrides it
+for c in "2x8G default zone" "2x4G default node" "2x8G node node" "2x4G zone zone"; do
+	set -- $c
+	run_mpm run --machine "$1" --zonelist-order "$2" --workload none --json -
+	expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"zonelist_order\": \"$3\"'* ]]" \
+		"run --machine $1 --zonelist-order $2: want $3"
+done
+
 # workload none: the boot state, every region free
 run_mpm run --machine 1G --region-size 64M --workload none
 expect "[[ \"\$out\" == *'free: start 17, end 17, min 17 of 17'* ]]" "none: $out"
@@ -53,7 +62,7 @@ for key in mem_bytes page_size region_bytes nodes zones start_pfn spanned presen
 	   regions policy features workload seed regions_total free_regions series counters \
 	   allocs frees alloc_failures fallbacks pageblock_claims pa_to_ra ra_to_pa migrated \
 	   reclaimed evacuations regions_end state host wall_seconds mixed_regions mixed_regions_end \
-	   pageblocks region_bias_splits; do
+	   pageblocks region_bias_splits zonelist_order; do
 	expect "grep -q '\"$key\":' '$TMP/a.json'" "JSON lacks \"$key\""
 done
 expect "[ \"\$(head -1 '$TMP/a.csv')\" = 't,free_regions,used_pages,pcp_pages,free_unmovable,free_reclaimable,free_movable,free_reserve,free_isolate' ]" \

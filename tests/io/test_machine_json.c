@@ -40,6 +40,7 @@ static void test_good(void)
 	CHECK_EQ_U(b.spec.region_shift, preset.spec.region_shift);
 	CHECK_EQ_U(b.spec.nr_cpus, 16);
 	CHECK_EQ_U(b.spec.pageblock_order, 10);
+	CHECK_EQ_U(b.spec.zonelist_order, MPM_ZONELIST_ORDER_DEFAULT);
 	CHECK(!strcmp(b.description, "sandybridge-128g written out by hand"));
 	mpm_spec_buf_free(&preset);
 
@@ -59,6 +60,22 @@ static void test_good(void)
 	CHECK(b.spec.region_absolute);
 	CHECK_EQ_U(b.spec.nr_cpus, 4);
 	CHECK_EQ_U(b.spec.nr_holes, 0);
+	CHECK_EQ_U(b.spec.zonelist_order, MPM_ZONELIST_ORDER_NODE);
+
+	/* --zonelist-order overrides the file's */
+	{
+		struct mpm_machine_opts o2 = {
+			.machine = DATA "good-minimal.json", .zonelist_order = "zone",
+		};
+
+		mpm_spec_buf_free(&b);
+		REQUIRE(mpm_machine_spec_build(&o2, &b, err, sizeof(err)) == 0);
+		CHECK_EQ_U(b.spec.zonelist_order, MPM_ZONELIST_ORDER_ZONE);
+		o2.zonelist_order = "n";	/* the kernel's first-letter form is not ours */
+		mpm_spec_buf_free(&b);
+		CHECK(mpm_machine_spec_build(&o2, &b, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "invalid zonelist order 'n'") != NULL);
+	}
 }
 
 static const struct {
@@ -89,6 +106,7 @@ static const struct {
 	{ "bad-region-small.json", ": region_size: region size 1M is smaller than a pageblock" },
 	{ "bad-region-align.json", ": region_align: expected" },
 	{ "bad-pageblock.json", ": pageblock_order: must be 9 or 10" },
+	{ "bad-zonelist-order.json", ": zonelist_order: expected \"default\", \"node\" or \"zone\"" },
 	{ "bad-hole-outside.json", ": holes[0]: does not lie inside one zone" },
 	{ "bad-hole-order.json", ": holes[1].start: overlaps or precedes" },
 	{ "bad-hole-covers.json", ": nodes[0].zones[0]: has no present pages" },
