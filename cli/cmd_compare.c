@@ -794,6 +794,10 @@ static int finish(struct compare *c, bool cover)
 			print_pagetest_table(c, stdout);
 		if (c->ablation)
 			print_ablation(c, cover, stdout);
+		/* the tables are the answer: a full disk or a closed pipe fails */
+		if (fflush(stdout) || ferror(stdout))
+			return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write the outputs: %s",
+					    strerror(errno ? errno : EIO));
 	}
 	if (mpm_cli_output_start(&c->json_out) || mpm_cli_output_start(&c->csv_out))
 		return MPM_EXIT_FAIL;

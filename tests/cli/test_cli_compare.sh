@@ -196,4 +196,15 @@ expect_error 1 "malformed evacuation threshold '0'" compare --experiment pagetes
 run_mpm compare --experiment pagetest --policies full --evac-threshold any
 expect "[ $rc -eq 0 ]" "--evac-threshold any: exit $rc ($err)"
 
+# tables that cannot be written (stdout full) fail, said once, and the JSON
+# file the command created goes with them
+if [ -w /dev/full ]; then
+	timeout 120 "$MPM" compare --experiment pagetest --json "$TMP/full.json" \
+		>/dev/full 2>"$TMP/full-err"
+	rc=$?
+	expect "[ $rc -eq 1 ] && grep -q 'cannot write the outputs' '$TMP/full-err' && \
+		[ \$(wc -l < '$TMP/full-err') -eq 1 ] && [ ! -e '$TMP/full.json' ]" \
+		"compare > /dev/full: exit $rc, $(cat "$TMP/full-err")"
+fi
+
 finish
