@@ -31,8 +31,10 @@ static bool populated_zone(const struct zone *z)
  *  - there is no DMA/DMA32 memory, or it is over half of all memory;
  *  - some node larger than the average (total / (nodes with memory + 1))
  *    has over 70 % of its memory in DMA/DMA32.
- * On a two-socket x86_64 machine with DMA32 on node 0 only, that is zone
- * order.  64-bit kernels default to node order only since 3.16.
+ * On the cover-letter machine (2 x 64 GiB, 2 GiB of DMA32 on node 0) that
+ * is zone order; on 2 x 4 GiB, where DMA32 is 3/4 of node 0, node order.
+ * Later 64-bit kernels default to node order (the version is not pinned
+ * down here).
  */
 static unsigned int default_zonelist_order(const struct mpm_machine *m)
 {
