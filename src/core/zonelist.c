@@ -25,6 +25,25 @@ static bool populated_zone(const struct zone *z)
 }
 
 /*
+ * A node's present pages in DMA/DMA32 (@low) and in all (@total); false if
+ * its ZONE_NORMAL is not populated.
+ */
+static bool node_lowmem(const struct pglist_data *pgdat, uint64_t *low, uint64_t *total)
+{
+	*low = *total = 0;
+	for (int t = 0; t < MAX_NR_ZONES; t++) {
+		const struct zone *z = pgdat->node_zones[t];
+
+		if (!populated_zone(z))
+			continue;
+		if (t < MPM_ZONE_NORMAL)
+			*low += z->present_pages;
+		*total += z->present_pages;
+	}
+	return populated_zone(pgdat->node_zones[MPM_ZONE_NORMAL]);
+}
+
+/*
  * default_zonelist_order (3.12, mm/page_alloc.c): zone order unless
  *  - some online node has no populated ZONE_NORMAL (kernel allocations
  *    there must stay local: node order);
@@ -38,24 +57,13 @@ static bool populated_zone(const struct zone *z)
  */
 static unsigned int default_zonelist_order(const struct mpm_machine *m)
 {
-	uint64_t low = 0, total = 0, average;
+	uint64_t low = 0, total = 0, node_low, node_total, average;
 	unsigned int nodes_with_memory = 0;
 
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++) {
-		const struct pglist_data *pgdat = &m->node_data[nid];
-		uint64_t node_total = 0;
-
-		for (int t = 0; t < MAX_NR_ZONES; t++) {
-			const struct zone *z = pgdat->node_zones[t];
-
-			if (populated_zone(z)) {
-				if (t < MPM_ZONE_NORMAL)
-					low += z->present_pages;
-				node_total += z->present_pages;
-			} else if (t == MPM_ZONE_NORMAL) {
-				return MPM_ZONELIST_ORDER_NODE;
-			}
-		}
+		if (!node_lowmem(&m->node_data[nid], &node_low, &node_total))
+			return MPM_ZONELIST_ORDER_NODE;
+		low += node_low;
 		total += node_total;
 		nodes_with_memory += node_total > 0;
 	}
@@ -64,18 +72,7 @@ static unsigned int default_zonelist_order(const struct mpm_machine *m)
 
 	average = total / (nodes_with_memory + 1);
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++) {
-		const struct pglist_data *pgdat = &m->node_data[nid];
-		uint64_t node_low = 0, node_total = 0;
-
-		for (int t = 0; t < MAX_NR_ZONES; t++) {
-			const struct zone *z = pgdat->node_zones[t];
-
-			if (populated_zone(z)) {
-				if (t < MPM_ZONE_NORMAL)
-					node_low += z->present_pages;
-				node_total += z->present_pages;
-			}
-		}
+		node_lowmem(&m->node_data[nid], &node_low, &node_total);
 		if (node_low && node_total > average && node_low > node_total * 70 / 100)
 			return MPM_ZONELIST_ORDER_NODE;
 	}
