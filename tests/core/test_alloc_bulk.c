@@ -43,9 +43,7 @@ static struct mpm_machine *bulk_machine(struct test_machine *t, unsigned long fe
 	t->zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, MiB_PAGES(64) };
 	t->zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, MiB_PAGES(64), MiB_PAGES(192) };
 	t->zones[2] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, MiB_PAGES(192), MiB_PAGES(320) };
-	t->spec.nr_nodes = 2;
-	t->spec.nr_zones = 3;
-	t->spec.zones = t->zones;
+	tm_link(t, 2, 3, 0);
 	t->spec.nr_cpus = 4;
 	t->spec.region_shift = 13;	/* 32 MiB regions */
 	t->spec.features = features;

@@ -333,9 +333,7 @@ static void test_watermark_and_lowmem_reserve(void)
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA, 1, 4096 };
 	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 4096, GiB_PAGES(1) };
 	t.zones[2] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(5) };
-	t.spec.nr_nodes = 1;
-	t.spec.nr_zones = 3;
-	t.spec.zones = t.zones;
+	tm_link(&t, 1, 3, 0);
 	t.spec.nr_cpus = 1;
 	m = tm_create(&t);
 	while (mpm_alloc_pages(m, MOVABLE, 0, 0) != MPM_NO_PFN)
@@ -367,9 +365,7 @@ static void test_fair_zone_policy_spreads_over_nodes(void)
 	memset(&t, 0, sizeof(t));
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 0, GiB_PAGES(1) };
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(2) };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
+	tm_link(&t, 2, 2, 0);
 	t.spec.nr_cpus = 2;
 	m = tm_create(&t);
 	for (int i = 0; i < 100000; i++) {
@@ -394,9 +390,7 @@ static void test_remote_pcp_expiry(void)
 	memset(&t, 0, sizeof(t));
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 0, GiB_PAGES(1) };
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, GiB_PAGES(1), GiB_PAGES(2) };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
+	tm_link(&t, 2, 2, 0);
 	t.spec.nr_cpus = 2;		/* cpu 0 on node 0, cpu 1 on node 1 */
 	m = tm_create(&t);
 	z1 = &m->zones[1];

@@ -376,9 +376,7 @@ int main(void)
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 4096, 4096 + MiB_PAGES(32) };
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, 4096 + MiB_PAGES(32),
 					     4096 + MiB_PAGES(64) };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
+	tm_link(&t, 2, 2, 0);
 	t.spec.nr_cpus = NR_OWNERS + 2;
 	t.spec.region_shift = 10;
 	t.spec.region_absolute = true;

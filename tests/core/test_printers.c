@@ -303,11 +303,7 @@ static struct mpm_machine *region_machine(void)
 	t.holes[1] = (struct mpm_hole_spec){ 20000, 23000 };
 	t.holes[2] = (struct mpm_hole_spec){ 49152, 57344 };
 	reserved[0] = (struct mpm_hole_spec){ 41000, 41100 };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 3;
-	t.spec.zones = t.zones;
-	t.spec.nr_holes = 3;
-	t.spec.holes = t.holes;
+	tm_link(&t, 2, 3, 3);
 	t.spec.nr_reserved = 1;
 	t.spec.reserved = reserved;
 	t.spec.nr_cpus = 4;

@@ -115,9 +115,7 @@ int main(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, MiB_PAGES(64) };
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, MiB_PAGES(64), MiB_PAGES(128) };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
+	tm_link(&t, 2, 2, 0);
 	t.spec.nr_cpus = NR_THREADS;
 	t.spec.region_shift = 10;
 	REQUIRE(!mpm_policy_features(argc > 1 ? argv[1] : "mainline", &t.spec.features));

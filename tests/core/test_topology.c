@@ -220,9 +220,7 @@ static void test_gap_between_nodes(void)
 	memset(&t, 0, sizeof(t));
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 1000, 1000 + 8192 };
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, far, far + 8192 };
-	t.spec.nr_nodes = 2;
-	t.spec.nr_zones = 2;
-	t.spec.zones = t.zones;
+	tm_link(&t, 2, 2, 0);
 	t.spec.nr_cpus = 2;
 	CHECK_EQ_U(mpm_machine_spec_bytes(&t.spec), 2 * 8192 * 16);
 	before = rss_bytes();
