@@ -83,6 +83,15 @@ static inline int mpm_cli_output_start(struct mpm_output *o)
 						      MPM_EXIT_OK;
 }
 
+/*
+ * Did everything written to stdout reach it?  A full disk or a closed pipe
+ * can fail an earlier write whose buffer the final flush no longer holds.
+ */
+static inline bool mpm_cli_stdout_written(void)
+{
+	return !fflush(stdout) && !ferror(stdout);
+}
+
 void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
 		     const struct mpm_power_result *power);
 

@@ -795,7 +795,7 @@ static int finish(struct compare *c, bool cover)
 		if (c->ablation)
 			print_ablation(c, cover, stdout);
 		/* the tables are the answer: a full disk or a closed pipe fails */
-		if (fflush(stdout) || ferror(stdout))
+		if (!mpm_cli_stdout_written())
 			return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write the outputs: %s",
 					    strerror(errno ? errno : EIO));
 	}

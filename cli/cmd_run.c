@@ -217,7 +217,7 @@ static int run_or_stats(int argc, char **argv, bool stats)
 			r = execute(j, stats);
 		/* the summary and the stats went to stdout too: a full disk is a failure */
 		if (mpm_output_close(&j->json, r != 0) | mpm_output_close(&j->csv, r != 0) |
-		    (fflush(stdout) ? -1 : 0)) {
+		    (mpm_cli_stdout_written() ? 0 : -1)) {
 			if (r == MPM_EXIT_OK)
 				r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write the outputs: %s",
 						 strerror(errno));

@@ -179,12 +179,13 @@ static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, struct zone *
 {
 	for (struct zone **zp = zl; *zp; zp++) {
 		struct zone *z = *zp;
-		long batch = READ_ONCE(z->vm_alloc_batch);
+		long batch;
 
 		if (!(gfp & MPM___GFP_NO_KSWAPD))
 			ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
 		if (m->zone_reclaim_mode && z->node != zl[0]->node)
 			continue;
+		batch = READ_ONCE(z->vm_alloc_batch);
 		mod_zone_alloc_batch(z, &z->pageset[cpu],
 				     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
 				     (batch > 0 ? batch : 0));

@@ -58,19 +58,18 @@ static bool node_lowmem(const struct pglist_data *pgdat, uint64_t *low, uint64_t
 static unsigned int default_zonelist_order(const struct mpm_machine *m)
 {
 	uint64_t low = 0, total = 0, node_low, node_total, average;
-	unsigned int nodes_with_memory = 0;
 
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++) {
 		if (!node_lowmem(&m->node_data[nid], &node_low, &node_total))
 			return MPM_ZONELIST_ORDER_NODE;
 		low += node_low;
 		total += node_total;
-		nodes_with_memory += node_total > 0;
 	}
 	if (!low || low > total / 2)
 		return MPM_ZONELIST_ORDER_NODE;
 
-	average = total / (nodes_with_memory + 1);
+	/* every node has a populated Normal zone here: all are N_MEMORY */
+	average = total / (m->nr_nodes + 1);
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++) {
 		node_lowmem(&m->node_data[nid], &node_low, &node_total);
 		if (node_low && node_total > average && node_low > node_total * 70 / 100)

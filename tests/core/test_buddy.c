@@ -205,22 +205,34 @@ static void test_fallback_claims_whole_block(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * An unmovable refill that only borrowed: @fallbacks fallbacks, all
+ * fragmenting, no pageblock claimed (@pfn's block stays MOVABLE), and
+ * @left pages of the loans still free on the UNMOVABLE lists.  Destroys @m.
+ */
+static void check_loans(struct mpm_machine *m, uint64_t pfn, uint64_t fallbacks,
+			uint64_t left)
+{
+	struct mpm_counters c;
+
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, fallbacks);
+	CHECK_EQ_U(c.fragmenting_fallbacks, fallbacks);
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
+	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), left);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_fallback_small_unmovable_loans(void)
 {
 	struct test_machine t;
 	struct mpm_machine *m = fragmented(&t, 2);
-	struct mpm_counters c;
 	uint64_t pfn = mpm_alloc_pages(m, UNMOVABLE, 0, 0);
 
 	/* order 0 < pageblock_order / 2 and not RECLAIMABLE: no move, no claim */
-	mpm_counters(m, &c);
-	CHECK_EQ_U(c.fallbacks, 31);
-	CHECK_EQ_U(c.fragmenting_fallbacks, 31);
-	CHECK_EQ_U(c.pageblock_claims, 0);
-	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
-	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), 0);
-	CHECK(tm_check(m) == 0);
-	mpm_machine_destroy(m);
+	check_loans(m, pfn, 31, 0);
 }
 
 /*
@@ -237,7 +249,6 @@ static void test_fallback_remainder_loaned(void)
 {
 	struct test_machine t;
 	struct mpm_machine *m = flat(&t, 131072);
-	struct mpm_counters c;
 	uint64_t pfn;
 
 	CHECK_EQ_U(alloc_all_order0(m), 131072);
@@ -247,14 +258,7 @@ static void test_fallback_remainder_loaned(void)
 	mpm_drain_all_pages(m);
 	CHECK_EQ_U(nr_free_area(m, 0, 2), 131072 / 8);
 	pfn = mpm_alloc_pages(m, UNMOVABLE, 0, 0);
-	mpm_counters(m, &c);
-	CHECK_EQ_U(c.fallbacks, 8);
-	CHECK_EQ_U(c.fragmenting_fallbacks, 8);
-	CHECK_EQ_U(c.pageblock_claims, 0);
-	CHECK(get_pageblock_migratetype(m, &m->zones[0], pfn) == MIGRATE_MOVABLE);
-	CHECK_EQ_U(free_pages_on(m, 0, MIGRATE_UNMOVABLE), 1);
-	CHECK(tm_check(m) == 0);
-	mpm_machine_destroy(m);
+	check_loans(m, pfn, 8, 1);
 }
 
 static void test_fallback_reclaimable_moves_and_claims(void)
