@@ -428,5 +428,7 @@ void build_all_zonelists(struct mpm_machine *m, unsigned int order);
 
 /* Sentinel allocation for list heads (topology.c). */
 uint32_t alloc_list_head(struct mpm_machine *m);
+/* Pages of [start, end) that fall into the spec's holes (topology.c). */
+uint64_t absent_pages_in_range(const struct mpm_machine_spec *s, uint64_t start, uint64_t end);
 
 #endif /* MPM_CORE_MMZONE_H */

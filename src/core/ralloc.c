@@ -30,7 +30,33 @@ uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned i
 	return n;
 }
 
-int region_allocator_init(struct mpm_machine *m, struct zone *z)
+/*
+ * The MAX_ORDER-1 blocks of zone region @zr: the aligned windows whose head
+ * page lies in the region and whose pages lie in the zone, less the windows
+ * that are wholly a hole.  The patch's present_pages (patch 03) leaves holes
+ * out, so a region whose holes are whole windows is "all free" when its
+ * other windows are; a window only partly present still counts, and since
+ * it can never be a free MAX_ORDER-1 block, its region never qualifies.
+ */
+static void ra_region_init(struct ra_region *r, const struct zone *z,
+			   const struct zone_mem_region *zr, const struct mpm_machine_spec *s)
+{
+	uint64_t size = 1ull << (MAX_ORDER - 1);
+	uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
+
+	for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size) {
+		if (absent_pages_in_range(s, head, head + size) == size)
+			continue;
+		if (!r->nr_blocks)
+			r->first_block = head;
+		else if (head != r->first_block + ((uint64_t)r->nr_blocks << (MAX_ORDER - 1)))
+			r->sparse = true;
+		r->nr_blocks++;
+	}
+}
+
+int region_allocator_init(struct mpm_machine *m, struct zone *z,
+			  const struct mpm_machine_spec *s)
 {
 	uint64_t words = region_bitmap_words(z->nr_regions, NULL);
 	struct region_allocator *ra = calloc(1, sizeof(*ra));
@@ -45,16 +71,9 @@ int region_allocator_init(struct mpm_machine *m, struct zone *z)
 		return -1;
 	region_bitmap_init(&ra->mask, ra->mask_mem, z->nr_regions);
 	for (unsigned int r = 0; r < z->nr_regions; r++) {
-		const struct zone_mem_region *zr = &z->regions[r];
-		uint64_t size = 1ull << (MAX_ORDER - 1);
-		/* aligned block heads in the region whose block lies in the zone */
-		uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
-
 		ra->region[r].list = alloc_list_head(m);
 		list_init(m->pages, ra->region[r].list);
-		ra->region[r].first_block = head;
-		for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size)
-			ra->region[r].nr_blocks++;
+		ra_region_init(&ra->region[r], z, &z->regions[r], s);
 	}
 	/*
 	 * A zone edge inside a MAX_ORDER-1 window leaves a partial window,
@@ -258,19 +277,25 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 				const struct ra_region *r, int mt)
 {
 	struct mpm_page *pg = m->pages;
-	uint64_t first = pfn_to_bitidx(m, z, r->first_block);
-	uint64_t nr = (uint64_t)r->nr_blocks << (MAX_ORDER - 1 - m->pageblock_order);
+	uint64_t per_block = 1ull << (MAX_ORDER - 1 - m->pageblock_order);
+	int pb_mt = m->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : mt;
 
-	if (r->mt != mt)
-		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
+	if (r->mt != mt || r->sparse)
+		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next) {
 			pg[p].freepage_mt = (uint8_t)mt;
+			/* a hole between the blocks: their pageblocks one block at a time */
+			if (r->sparse)
+				memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, idx_to_pfn(m, p))],
+				       pb_mt, per_block);
+		}
 	/*
 	 * A plain memset: every page of the region is free, in the region
 	 * allocator or just out of it, so no unlocked free can be reading
 	 * these blocks' types (get_pageblock_migratetype) meanwhile.
 	 */
-	memset((void *)&z->pageblock_flags[first],
-	       m->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : mt, nr);
+	if (!r->sparse)
+		memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, r->first_block)], pb_mt,
+		       (uint64_t)r->nr_blocks * per_block);
 }
 
 /* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */

@@ -19,15 +19,15 @@
  * allocator holds whole regions.
  *
  * "Whole region" means, as in the patch, the MAX_ORDER-1 blocks whose head
- * page lies in the region.  Where region boundaries are not MAX_ORDER-1
- * aligned (node-relative regions on x86 start at pfn 1) those blocks are
- * offset from the region by up to a block: the last one reaches into the
- * next region and the region's first pages belong to the previous region's
- * last block.  The patch counts a block's pages in its head's region and
- * so never sees the offset; our per-region free counts are exact per page,
- * so the return test is made on blocks (can_return_region) and a held
- * region is free in the exact sense only when its neighbours' straddling
- * blocks are free too.
+ * page lies in the region, less windows that are wholly a hole.  Where
+ * region boundaries are not MAX_ORDER-1 aligned (node-relative regions on
+ * x86 start at pfn 1) those blocks are offset from the region by up to a
+ * block: the last one reaches into the next region and the region's first
+ * pages belong to the previous region's last block.  The patch counts a
+ * block's pages in its head's region and so never sees the offset; our
+ * per-region free counts are exact per page, so the return test is made on
+ * blocks (can_return_region) and a held region is free in the exact sense
+ * only when its neighbours' straddling blocks are free too.
  */
 #ifndef MPM_CORE_RALLOC_H
 #define MPM_CORE_RALLOC_H
@@ -41,6 +41,7 @@ struct ra_region {
 	uint32_t nr_blocks;	/* MAX_ORDER-1 blocks whose head page is in the region */
 	uint64_t first_block;	/* pfn of the first of them */
 	uint8_t mt;		/* held: the list it came from, every block's freepage_mt */
+	bool sparse;		/* a hole lies between them: not one run of pageblocks */
 };
 
 /* Region-allocator events, per zone, under zone->lock. */
@@ -65,7 +66,8 @@ struct region_allocator {
 };
 
 /* ralloc.c */
-int region_allocator_init(struct mpm_machine *m, struct zone *z);
+int region_allocator_init(struct mpm_machine *m, struct zone *z,
+			  const struct mpm_machine_spec *s);
 void region_allocator_destroy(struct zone *z);
 uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned int region_shift);
 bool try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,

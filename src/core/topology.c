@@ -110,8 +110,7 @@ static uint64_t pages_in_ranges(const struct mpm_hole_spec *r, unsigned int nr,
 }
 
 /* Pages of [start, end) that fall into holes (__absent_pages_in_range). */
-static uint64_t absent_pages_in_range(const struct mpm_machine_spec *s,
-				      uint64_t start, uint64_t end)
+uint64_t absent_pages_in_range(const struct mpm_machine_spec *s, uint64_t start, uint64_t end)
 {
 	return pages_in_ranges(s->holes, s->nr_holes, start, end);
 }
@@ -262,7 +261,7 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 		return -1;
 	if ((m->features & MPM_FEATURE_SORTED_FREELISTS) && sorted_free_lists_init(m, z))
 		return -1;
-	if ((m->features & MPM_FEATURE_REGION_ALLOCATOR) && region_allocator_init(m, z))
+	if ((m->features & MPM_FEATURE_REGION_ALLOCATOR) && region_allocator_init(m, z, s))
 		return -1;
 	if (m->features & MPM_FEATURE_EVACUATION)
 		return mempower_work_init(m, z);

@@ -220,6 +220,64 @@ static void test_move_freepages(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * Holes (patch 03's present_pages leaves them out): 8 regions of 4096 pages
+ * (four MAX_ORDER-1 windows each); region 3's second window is wholly a
+ * hole, region 5 has a hole inside its first window.  Region 3 is whole
+ * when its three present windows are free, as in the patch, and goes to
+ * the region allocator at boot; region 5 can never be all MAX_ORDER-1
+ * blocks, so it stays on the free list.  Handed out to another type, region
+ * 3's blocks change their pageblocks one block at a time: the hole's
+ * pageblock keeps its type.
+ */
+static void test_hole_windows(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct zone *z;
+	uint64_t hole = 3 * 4096 + 1024, pfn;
+
+	tm_flat(&t, 0, 8 * 4096, 1);
+	t.holes[0] = (struct mpm_hole_spec){ hole, hole + 1024 };
+	t.holes[1] = (struct mpm_hole_spec){ 5 * 4096 + 100, 5 * 4096 + 200 };
+	tm_link(&t, 1, 1, 2);
+	t.spec.region_shift = 12;
+	t.spec.region_absolute = true;
+	t.spec.features = split_features();
+	m = tm_create(&t);
+	z = &m->zones[0];
+	CHECK_EQ_U(z->regions[3].present_pages, 3 * 1024);
+	CHECK_EQ_U(z->ralloc->region[3].nr_blocks, 3);
+	CHECK_EQ_U(z->ralloc->region[3].nr_free, 3);
+	CHECK_EQ_U(z->ralloc->region[5].nr_free, 0);
+	/* regions 1-4, 6 and 7; region 0 is the movable list's cache */
+	CHECK_EQ_U(held(m), 6);
+	CHECK_EQ_U(tm_check(m), 0);
+
+	spin_lock(&z->lock);
+	__del_from_region_allocator(m, z, MIGRATE_RECLAIMABLE, 3);
+	spin_unlock(&z->lock);
+	for (pfn = 3 * 4096; pfn < 4 * 4096; pfn += 1024)
+		CHECK_EQ_U(get_pageblock_migratetype(m, z, pfn),
+			   pfn == hole ? MIGRATE_UNMOVABLE : MIGRATE_RECLAIMABLE);
+	CHECK_EQ_U(tm_check(m), 0);
+	/*
+	 * Taken and given back whole, with region 4 on the same list (so the
+	 * cache does not keep it), it returns to the region allocator.
+	 */
+	spin_lock(&z->lock);
+	__del_from_region_allocator(m, z, MIGRATE_RECLAIMABLE, 4);
+	spin_unlock(&z->lock);
+	pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL | MPM___GFP_RECLAIMABLE, 10, 0);
+	CHECK_EQ_U(mpm_pfn_to_region(m, pfn), 3);
+	CHECK_EQ_U(held(m), 4);
+	CHECK_EQ_U(mpm_free_pages(m, pfn, 10, 0), 0);
+	CHECK_EQ_U(held(m), 5);
+	CHECK_EQ_U(z->ralloc->region[3].mt, MIGRATE_RECLAIMABLE);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	test_boot_and_cache();
@@ -227,5 +285,6 @@ int main(void)
 	test_return_conditions();
 	test_bulk_512m();
 	test_move_freepages();
+	test_hole_windows();
 	return t_report("core/ralloc");
 }
