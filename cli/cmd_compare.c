@@ -563,10 +563,14 @@ static void print_cover_table(struct compare *c, FILE *out)
 		if (!(r->features & MPM_FEATURE_EVACUATION))
 			continue;
 		/* the cost of evacuation: pages moved and kmempowerd's share of the CPUs */
-		fprintf(out, "%s: %llu regions queued, %llu evacuations (%llu aborted), %llu pages "
+		fprintf(out, "%s: %llu regions queued, %llu passed over (%llu free, %llu over the "
+			"threshold by then), %llu evacuations (%llu aborted), %llu pages "
 			"migrated (%.1f MiB copied), %llu reclaimed, %llu failed; kmempowerd %.3f CPU s "
 			"= %.4f %% of %u CPUs x %.0f s\n", c->cfg[i].policy,
 			(unsigned long long)r->counters.evac_queued,
+			(unsigned long long)(r->k->c.evac_skipped_free + r->k->c.evac_skipped_used),
+			(unsigned long long)r->k->c.evac_skipped_free,
+			(unsigned long long)r->k->c.evac_skipped_used,
 			(unsigned long long)r->counters.evacuations,
 			(unsigned long long)r->counters.evac_aborted,
 			(unsigned long long)r->counters.migrated,

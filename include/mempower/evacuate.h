@@ -77,7 +77,7 @@ MPM_API bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned in
 					unsigned int rid, uint64_t threshold);
 
 struct mpm_evac_result {
-	uint64_t scanned;	/* pfns of the region walked */
+	uint64_t scanned;	/* pfns the walk looked at, free ones too (3.12's nr_scanned) */
 	uint64_t migrated;	/* pages moved to a lower region */
 	uint64_t reclaimed;	/* clean page cache dropped instead */
 	uint64_t failed;	/* owned pages that could not move (pinned, huge) */
@@ -87,9 +87,13 @@ struct mpm_evac_result {
 
 /*
  * evacuate_mem_region (patches 34-35): one asynchronous pass over region
- * @rid of zone @zid, in batches of 32 pages; targets are order-0 movable
- * pages straight from the buddy lists (lowest region first), and the pass
- * aborts as soon as a target lies in a region >= @rid.  Sources are freed
+ * @rid of zone @zid, as 3.12's async compaction isolates: owned order-0
+ * pages of MOVABLE pageblocks only, in batches of 32.  With @reclaim_clean
+ * a batch's clean page cache is dropped first (freed cold); the rest move,
+ * highest pfn first, to order-0 movable targets taken from the buddy lists
+ * as many at a time as the batch needs (lowest region first) and tried
+ * last taken first; the pass aborts as soon as the target tried lies in a
+ * region >= @rid.  Targets left over are freed hot.  Sources are freed
  * on @cpu, which the caller must own as for mpm_free_pages.  Other threads
  * may allocate, fault and free meanwhile when the owners' lock and unlock
  * are set.  Returns 0, or -1 (@res zeroed, nothing done) without the

@@ -45,6 +45,7 @@ MPM_API int mpm_kmempowerd_running(const struct mpm_machine *m);
 struct mpm_kmempowerd_stats {
 	uint64_t queued;	/* regions queued by the free path (mpm_counters' evac_queued) */
 	uint64_t wakeups;	/* sleeps ended by a queued region (or a start) */
+	uint64_t skipped;	/* regions taken but no longer worth evacuating (patch 39) */
 	uint64_t evacuations;	/* mpm_evacuate_region runs */
 	uint64_t completed;	/* runs that walked the whole region */
 	uint64_t aborted;	/* runs stopped by a target not below the region */

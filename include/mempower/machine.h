@@ -214,6 +214,8 @@ MPM_API uint64_t mpm_region_pages(const struct mpm_machine *m);
 MPM_API unsigned int mpm_pageblock_order(const struct mpm_machine *m);
 MPM_API unsigned long mpm_features(const struct mpm_machine *m);
 MPM_API unsigned long mpm_min_free_kbytes(const struct mpm_machine *m);
+/* should_evacuate_region's bound: the spec's evac_threshold, else 32 (patch 39). */
+MPM_API uint64_t mpm_evac_threshold(const struct mpm_machine *m);
 /* The order the zonelists were built in: NODE or ZONE, never DEFAULT. */
 MPM_API enum mpm_zonelist_order mpm_zonelist_order(const struct mpm_machine *m);
 /* Zone regions with present pages, machine-wide, and how many are free. */

@@ -7,16 +7,32 @@
  * kernel thread in src/sim/kmempowerd.c.
  *
  * The patch generalises CMA's compaction into compact_range() and runs it
- * asynchronously, once, over the source region's pfns only: used pages are
- * isolated in batches (COMPACT_CLUSTER_MAX, 32), target pages come from the
- * buddy allocator itself -- rmqueue_bulk(zone, 0, n, MIGRATE_MOVABLE, cold),
- * which with sorted free lists hands out the lowest regions first -- and the
- * run aborts as soon as a target lies in a region >= the source region:
- * moving pages sideways or up saves nothing.  Clean page cache is reclaimed
- * rather than moved (reclaim_clean); unevictable pages are not isolated.
- * Here a page is movable when it has an owner in the reverse map (the
- * simulator's anonymous and page-cache pages); kernel pages have none.
- * Huge pages (order > 0) are skipped and counted as failed.
+ * asynchronously, once, over the source region's pfns only.  Each round:
+ *
+ *  - isolate_migratepages_range (3.12, async, ignore_skip_hint) walks pfns
+ *    until it holds COMPACT_CLUSTER_MAX (32) LRU pages.  Free pages are
+ *    stepped over a pfn at a time (scanned counts every pfn walked, the
+ *    tails of a free block too); in a pageblock that is not MOVABLE the
+ *    first pfn that is not a free head ends that pageblock's walk
+ *    (migrate_async_suitable: async compaction moves only out of MOVABLE
+ *    pageblocks); a transparent huge page is passed over, or ends its
+ *    pageblock's walk while nothing is isolated yet (the lru_lock not
+ *    held).  Here a page is on an LRU list when it has an owner in the
+ *    reverse map (the simulator's anonymous and page-cache pages); kernel
+ *    pages have none.
+ *  - reclaim_clean_pages_from_list: the clean page cache of the batch is
+ *    dropped rather than moved (reclaim_clean), freed cold as
+ *    shrink_page_list frees.
+ *  - migrate_pages, highest pfn first (the isolated list is built with
+ *    list_add).  Targets come from power_mgmt_alloc: when its list is
+ *    empty, rmqueue_bulk(zone, 0, nr_migratepages, MIGRATE_MOVABLE, cold=1)
+ *    fills it -- the lowest regions first with sorted free lists, but
+ *    listed last-taken first, so the first target tried is the highest --
+ *    and the run aborts as soon as the target at the head lies in a region
+ *    >= the source region: moving pages sideways or up saves nothing.
+ *
+ * Targets left over are freed hot at the end (release_freepages).
+ * Unevictable and pinned pages are not isolated (the owner protocol below).
  */
 #include "freelist.h"
 #include "mempower_work.h"
@@ -45,31 +61,162 @@ bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,
 	       should_evacuate_region(&m->zones[zid], rid, threshold);
 }
 
-/*
- * One target page, order 0 and movable, straight from the buddy lists (the
- * patch's rmqueue_bulk, without watermarks), accounted as an allocation on
- * @cpu.  UINT32_MAX if none.
- */
-static uint32_t alloc_migrate_target(struct mpm_machine *m, struct zone *z, unsigned int cpu)
-{
-	uint32_t idx;
-
-	spin_lock(&z->lock);
-	idx = __rmqueue(m, z, 0, MIGRATE_MOVABLE);
-	if (idx != UINT32_MAX) {
-		ADD_ONCE(z->vm_free_pages, -1l);
-		WRITE_ONCE(m->pages[idx].flags, PG_alloc);
-		WRITE_ONCE(m->pages[idx].order, 0);
-		__this_cpu_add(z->pageset[cpu].ev[PCP_ALLOCS], 1);
-	}
-	spin_unlock(&z->lock);
-	return idx;
-}
-
+/* The isolated pages of one round, lowest pfn first (migrated highest first). */
 struct evac_batch {
 	uint64_t pfn[COMPACT_CLUSTER_MAX];
 	unsigned int nr;
 };
+
+/* power_mgmt_alloc's cc->freepages: idx[nr - 1] is the list's head. */
+struct evac_targets {
+	uint32_t idx[COMPACT_CLUSTER_MAX];
+	unsigned int nr;
+};
+
+/* migrate_async_suitable (3.12): async compaction isolates from MOVABLE pageblocks only. */
+static bool migrate_async_suitable(int mt)
+{
+	return mt == MIGRATE_MOVABLE;
+}
+
+/*
+ * Walk [@from, @to): pfns that are neither a free block's head nor an LRU
+ * page (the tails of free and allocated blocks).  Each is scanned and
+ * passed over, except that in a pageblock that is not MOVABLE the first of
+ * them ends the pageblock's walk (last_pageblock_nr remembers it).
+ * Returns the next pfn to look at.
+ */
+static uint64_t pass_over(const struct mpm_machine *m, const struct zone *z, uint64_t from,
+			  uint64_t to, uint64_t *last_pb, struct mpm_evac_result *res)
+{
+	while (from < to) {
+		uint64_t pb = from >> m->pageblock_order;
+		uint64_t pb_end = (pb + 1) << m->pageblock_order;
+
+		if (pb != *last_pb &&
+		    !migrate_async_suitable(get_pageblock_migratetype(m, z, from))) {
+			res->scanned++;
+			*last_pb = pb;
+			return pb_end;
+		}
+		if (pb_end > to)
+			pb_end = to;
+		res->scanned += pb_end - from;
+		from = pb_end;
+	}
+	return to;
+}
+
+/*
+ * isolate_migratepages_range (3.12, async, ignore_skip_hint): from *@pfn
+ * up to @end, collect up to COMPACT_CLUSTER_MAX owned order-0 pages into
+ * @b; *@pfn is left at the next pfn to look at.
+ */
+static void isolate_migratepages(const struct mpm_machine *m, const struct zone *z,
+				 uint64_t *pfn, uint64_t end, struct evac_batch *b,
+				 struct mpm_evac_result *res)
+{
+	const uint64_t window = 1ull << (MAX_ORDER - 1);
+	uint64_t last_pb = 0;	/* last_pageblock_nr, 0 at each call as in 3.12 */
+
+	b->nr = 0;
+	while (*pfn < end) {
+		uint64_t p = *pfn, pb = p >> m->pageblock_order;
+		const struct mpm_page *page = &m->pages[pfn_to_idx(m, p)];
+		uint8_t flags = READ_ONCE(page->flags);
+		uint64_t block = 1ull << READ_ONCE(page->order);
+
+		if ((flags & PG_nomem) && !(p & (window - 1))) {
+			*pfn = p + window;	/* !pfn_valid: the MAX_ORDER window */
+			continue;
+		}
+		res->scanned++;
+		if (flags & PG_buddy) {		/* skip if free: then its tails */
+			*pfn = pass_over(m, z, p + 1, p + block < end ? p + block : end,
+					 &last_pb, res);
+			continue;
+		}
+		if (pb != last_pb && !migrate_async_suitable(get_pageblock_migratetype(m, z, p))) {
+			last_pb = pb;
+			*pfn = (pb + 1) << m->pageblock_order;
+			continue;
+		}
+		/* PG_owned: an owner set the entry (never MPM_NO_OWNER, rmap.c) */
+		if (flags != (PG_alloc | PG_owned)) {	/* not an LRU page */
+			*pfn = !(flags & PG_alloc) ? p + 1 :
+			       pass_over(m, z, p + 1, p + block < end ? p + block : end,
+					 &last_pb, res);
+			continue;
+		}
+		if (block > 1) {
+			/* a huge page, not moved here; unlocked, its pageblock is left */
+			res->failed++;
+			if (!b->nr) {
+				last_pb = pb;
+				*pfn = (pb + 1) << m->pageblock_order;
+			} else {
+				*pfn = p + block;
+			}
+			continue;
+		}
+		b->pfn[b->nr++] = p;
+		*pfn = p + 1;
+		if (b->nr == COMPACT_CLUSTER_MAX)
+			return;
+	}
+}
+
+/*
+ * rmqueue_bulk(zone, 0, @count, &list, MIGRATE_MOVABLE, cold=1) into @t:
+ * straight from the buddy lists, without watermarks, accounted as
+ * allocations on @cpu.  With cold each page is listed before the one taken
+ * before it, so the last taken is the list's head.
+ */
+static void rmqueue_targets(struct mpm_machine *m, struct zone *z, unsigned int cpu,
+			    unsigned int count, struct evac_targets *t)
+{
+	spin_lock(&z->lock);
+	for (t->nr = 0; t->nr < count; t->nr++) {
+		uint32_t idx = __rmqueue(m, z, 0, MIGRATE_MOVABLE);
+
+		if (idx == UINT32_MAX)
+			break;
+		WRITE_ONCE(m->pages[idx].flags, PG_alloc);
+		WRITE_ONCE(m->pages[idx].order, 0);
+		t->idx[t->nr] = idx;
+	}
+	ADD_ONCE(z->vm_free_pages, -(long)t->nr);
+	__this_cpu_add(z->pageset[cpu].ev[PCP_ALLOCS], t->nr);
+	spin_unlock(&z->lock);
+}
+
+/*
+ * power_mgmt_alloc (patch 35): the target at the head of the list, filled
+ * with @count pages when empty; UINT32_MAX -- abort the run -- when none
+ * is free or the head lies in a region >= @rid.
+ */
+static uint32_t power_mgmt_alloc(struct mpm_machine *m, struct zone *z, unsigned int rid,
+				 unsigned int cpu, unsigned int count, struct evac_targets *t)
+{
+	uint32_t idx;
+
+	if (!t->nr)
+		rmqueue_targets(m, z, cpu, count, t);
+	if (!t->nr)
+		return UINT32_MAX;
+	idx = t->idx[t->nr - 1];
+	if (pfn_zone_region_id(m, z, idx_to_pfn(m, idx)) >= rid)
+		return UINT32_MAX;	/* freepage is not from a lower region */
+	t->nr--;
+	return idx;
+}
+
+/* release_freepages: what is left, head first, each freed hot (__free_page). */
+static void release_targets(struct mpm_machine *m, unsigned int cpu, struct evac_targets *t)
+{
+	while (t->nr)
+		mpm_free_pages(m, idx_to_pfn(m, t->idx[--t->nr]), 0, cpu);
+}
 
 /*
  * Evacuation against the owners (the protocol of evacuate.h).  The kernel
@@ -129,14 +276,48 @@ static void unlock_page_owner(struct mpm_machine *m, uint32_t owner)
 }
 
 /*
- * One page: reclaimed, moved, or left (failed).  Under the owner's lock the
- * owner learns the new pfn, the content tag is copied and both reverse-map
- * entries change; the source is freed after unlock.  -1 when the run must
- * abort, else 0.
+ * reclaim_clean_pages_from_list: each clean page-cache page of @b leaves
+ * its file instead of moving; the rest stay in @b, in order.  The kernel
+ * frees what shrink_page_list reclaimed cold, lowest pfn first
+ * (free_hot_cold_page_list(&free_pages, 1)).
+ */
+static void reclaim_batch(struct mpm_machine *m, unsigned int cpu, struct evac_batch *b,
+			  struct mpm_evac_result *res)
+{
+	const struct mpm_migrate_ops *ops = &m->migrate_ops;
+	uint64_t freed[COMPACT_CLUSTER_MAX];
+	unsigned int nr_freed = 0, keep = 0;
+
+	for (unsigned int i = 0; i < b->nr; i++) {
+		uint64_t pfn = b->pfn[i];
+		uint32_t index, owner = lock_page_owner(m, pfn, &index, res);
+
+		if (owner == MPM_NO_OWNER)
+			continue;
+		if (ops->reclaim_clean(ops->arg, owner, index, pfn) == 1) {
+			mpm_rmap_clear(m, pfn);
+			freed[nr_freed++] = pfn;
+			res->reclaimed++;
+		} else {
+			b->pfn[keep++] = pfn;
+		}
+		unlock_page_owner(m, owner);
+	}
+	b->nr = keep;
+	for (unsigned int i = 0; i < nr_freed; i++)
+		mpm_free_cold_page(m, freed[i], cpu);
+}
+
+/*
+ * unmap_and_move: one page moved, or left (failed).  Under the owner's
+ * lock the owner learns the new pfn, the content tag is copied and both
+ * reverse-map entries change; the source is freed after unlock, hot, as
+ * putback_lru_page frees it, and so is the target of a failed move.  -1
+ * when the run must abort (power_mgmt_alloc found no target below), else 0.
  */
 static int migrate_one(struct mpm_machine *m, struct zone *z, unsigned int rid,
-		       unsigned int cpu, bool reclaim_clean, uint64_t from,
-		       struct mpm_evac_result *res)
+		       unsigned int cpu, unsigned int count, uint64_t from,
+		       struct evac_targets *t, struct mpm_evac_result *res)
 {
 	const struct mpm_migrate_ops *ops = &m->migrate_ops;
 	uint32_t index, owner = lock_page_owner(m, from, &index, res);
@@ -145,26 +326,12 @@ static int migrate_one(struct mpm_machine *m, struct zone *z, unsigned int rid,
 
 	if (owner == MPM_NO_OWNER)
 		return 0;
-	if (reclaim_clean && ops->reclaim_clean &&
-	    ops->reclaim_clean(ops->arg, owner, index, from) == 1) {
-		mpm_rmap_clear(m, from);
-		unlock_page_owner(m, owner);
-		mpm_free_pages(m, from, 0, cpu);
-		res->reclaimed++;
-		return 0;
-	}
-	tidx = alloc_migrate_target(m, z, cpu);
+	tidx = power_mgmt_alloc(m, z, rid, cpu, count, t);
 	if (tidx == UINT32_MAX) {
 		unlock_page_owner(m, owner);
 		return -1;
 	}
 	to = idx_to_pfn(m, tidx);
-	if (pfn_zone_region_id(m, z, to) >= rid) {
-		/* no lower region has room: moving would not empty this one */
-		unlock_page_owner(m, owner);
-		mpm_free_pages(m, to, 0, cpu);
-		return -1;
-	}
 	if (ops->move(ops->arg, owner, index, from, to)) {
 		unlock_page_owner(m, owner);
 		mpm_free_pages(m, to, 0, cpu);
@@ -180,15 +347,18 @@ static int migrate_one(struct mpm_machine *m, struct zone *z, unsigned int rid,
 	return 0;
 }
 
-/* Move or reclaim the batch's pages; false when the run must abort. */
+/*
+ * migrate_pages over the batch, highest pfn first; power_mgmt_alloc asks
+ * for as many targets as the batch holds (cc->nr_migratepages after the
+ * reclaim).  False when the run must abort.
+ */
 static bool migrate_batch(struct mpm_machine *m, struct zone *z, unsigned int rid,
-			  unsigned int cpu, bool reclaim_clean, struct evac_batch *b,
+			  unsigned int cpu, struct evac_batch *b, struct evac_targets *t,
 			  struct mpm_evac_result *res)
 {
-	for (unsigned int i = 0; i < b->nr; i++)
-		if (migrate_one(m, z, rid, cpu, reclaim_clean, b->pfn[i], res))
+	for (unsigned int i = b->nr; i-- > 0;)
+		if (migrate_one(m, z, rid, cpu, b->nr, b->pfn[i], t, res))
 			return false;
-	b->nr = 0;
 	return true;
 }
 
@@ -197,36 +367,24 @@ static int evacuate_mem_region(struct mpm_machine *m, unsigned int zid, unsigned
 {
 	struct zone *z = &m->zones[zid];
 	const struct zone_mem_region *r = &z->regions[rid];
-	struct evac_batch b = { .nr = 0 };
+	uint64_t pfn = r->start_pfn;
+	struct evac_targets t = { .nr = 0 };
+	struct evac_batch b;
 
 	*res = (struct mpm_evac_result){ 0 };
 	if (!m->rmap_enabled || !m->migrate_ops.move || cpu >= m->nr_cpus)
 		return -1;
-	for (uint64_t pfn = r->start_pfn; pfn < r->end_pfn;) {
-		const struct mpm_page *page = &m->pages[pfn_to_idx(m, pfn)];
-		unsigned int order = READ_ONCE(page->order);
-		uint8_t flags = READ_ONCE(page->flags);
-
-		res->scanned++;
-		/* PG_owned: an owner set the entry (never MPM_NO_OWNER, rmap.c) */
-		if (flags != (PG_alloc | PG_owned)) {
-			pfn += flags & PG_buddy ? 1ull << order : 1;
-			continue;
-		}
-		if (order) {
-			res->failed++;		/* a huge page: not moved here */
-			pfn += 1ull << order;
-			continue;
-		}
-		b.pfn[b.nr++] = pfn++;
-		if (b.nr == COMPACT_CLUSTER_MAX &&
-		    !migrate_batch(m, z, rid, cpu, reclaim_clean, &b, res)) {
+	reclaim_clean = reclaim_clean && m->migrate_ops.reclaim_clean;
+	while (pfn < r->end_pfn) {
+		isolate_migratepages(m, z, &pfn, r->end_pfn, &b, res);
+		if (reclaim_clean)
+			reclaim_batch(m, cpu, &b, res);
+		if (!migrate_batch(m, z, rid, cpu, &b, &t, res)) {
 			res->aborted = true;
-			return 0;
+			break;
 		}
 	}
-	if (b.nr && !migrate_batch(m, z, rid, cpu, reclaim_clean, &b, res))
-		res->aborted = true;
+	release_targets(m, cpu, &t);
 	return 0;
 }
 

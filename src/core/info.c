@@ -220,6 +220,7 @@ enum mpm_zonelist_order mpm_zonelist_order(const struct mpm_machine *m)
 }
 unsigned long mpm_features(const struct mpm_machine *m) { return m->features; }
 unsigned long mpm_min_free_kbytes(const struct mpm_machine *m) { return m->min_free_kbytes; }
+uint64_t mpm_evac_threshold(const struct mpm_machine *m) { return m->evac_threshold; }
 unsigned int mpm_regions_total(const struct mpm_machine *m) { return m->regions_total; }
 size_t mpm_metadata_bytes(const struct mpm_machine *m) { return m->metadata_bytes; }
 

@@ -25,7 +25,7 @@
  * each worker is given a cpu number of its node that no other thread uses
  * while it runs (the caller's promise, as for every cpu argument).  Its
  * target pages come straight from the buddy lists under the zone lock
- * (alloc_migrate_target), its sources are freed hot on its cpu as the
+ * (rmqueue_targets), its sources are freed hot on its cpu as the
  * kernel's putback does, and after each round it drains its own lists so
  * that an evacuated region is free in the buddy lists at once -- before
  * done(), so that the frees' own triggers for the region are cleared with
@@ -48,6 +48,7 @@ enum kmpd_event {
 	KMPD_RECLAIMED,
 	KMPD_FAILED,
 	KMPD_RACED,
+	KMPD_SKIPPED,
 	KMPD_CPU_NS,
 	NR_KMPD_EVENTS
 };
@@ -112,6 +113,23 @@ static void count_run(struct kmpd_ctl *ctl, const struct mpm_evac_result *r)
 }
 
 /*
+ * should_evacuate_region again, as the patch's worker asks before each
+ * region: pages may have been allocated or freed in it since the trigger.
+ * Under the zone lock, where the region counts change (the kernel reads
+ * them racily).
+ */
+static bool evacuate_still(struct mpm_machine *m, unsigned int zid, unsigned int rid)
+{
+	struct zone *z = &m->zones[zid];
+	bool ret;
+
+	spin_lock(&z->lock);
+	ret = should_evacuate_region(z, rid, m->evac_threshold);
+	spin_unlock(&z->lock);
+	return ret;
+}
+
+/*
  * One zone's queue until it is empty (or stop): evacuate what take() gives,
  * drain, done().  Regions not reached before a stop stay queued.
  */
@@ -128,6 +146,11 @@ static void kmempowerd_zone(struct kmpd_ctl *ctl, struct kmpd_worker *w, unsigne
 		for (i = 0; i < n && !atomic_load(&w->stop); i++) {
 			struct mpm_evac_result r;
 
+			/* patch 39: a region queued may no longer be worth it */
+			if (!evacuate_still(m, zid, rids[i])) {
+				kmpd_count(ctl, KMPD_SKIPPED, 1);
+				continue;
+			}
 			if (!mpm_evacuate_region(m, zid, rids[i], w->cpu, reclaim, &r))
 				count_run(ctl, &r);
 		}
@@ -299,6 +322,7 @@ void mpm_kmempowerd_stats(const struct mpm_machine *m, struct mpm_kmempowerd_sta
 	s->reclaimed = atomic_load_explicit(&ctl->ev[KMPD_RECLAIMED], memory_order_relaxed);
 	s->migrate_failed = atomic_load_explicit(&ctl->ev[KMPD_FAILED], memory_order_relaxed);
 	s->raced = atomic_load_explicit(&ctl->ev[KMPD_RACED], memory_order_relaxed);
+	s->skipped = atomic_load_explicit(&ctl->ev[KMPD_SKIPPED], memory_order_relaxed);
 	s->bytes_copied = s->migrated * MPM_PAGE_SIZE;
 	s->cpu_ns = atomic_load_explicit(&ctl->ev[KMPD_CPU_NS], memory_order_relaxed);
 	for (unsigned int zid = 0; zid < m->nr_zones; zid++)

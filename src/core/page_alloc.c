@@ -352,10 +352,11 @@ static inline bool page_is_buddy(const struct mpm_page *buddy, const struct zone
 
 /*
  * The cheapest test of region_is_evac_candidate (patch 40) first, inline:
- * should_evacuate_region's used <= threshold, on the region whose count
- * the free just updated (region_add_free() hands it back, a cache-hot
- * line).  Almost every free is into a region far fuller than 32 pages and
- * stops here; evac_trigger() checks the rest out of line.
+ * should_evacuate_region's used <= threshold, on the region of the block
+ * add_to_freelist just took -- by its head page, as the patch's
+ * page_zone_region_id(page).  Almost every free is into a region far
+ * fuller than 32 pages and stops here; evac_trigger() checks the rest out
+ * of line.
  */
 static inline bool region_few_used(const struct mpm_machine *m,
 				   const struct zone_mem_region *r)
@@ -424,9 +425,13 @@ out:
 	    try_return_region(m, z, idx, order, migratetype))
 		return;
 	/* patch 40: a region not returned may be worth evacuating */
-	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS) &&
-	    region_few_used(m, freed_region))
-		evac_trigger(m, z, freed_idx);
+	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS)) {
+		/* the freed page's region (a cache-hot line) unless a merge left it */
+		if (order > freed_order)
+			freed_region = &z->regions[pfn_zone_region_id(m, z, pfn)];
+		if (region_few_used(m, freed_region))
+			evac_trigger(m, z, idx);
+	}
 }
 
 void __free_one_page(struct mpm_machine *m, struct zone *z, uint32_t idx,

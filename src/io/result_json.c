@@ -122,6 +122,8 @@ static json_t *kernel_json(const struct ksim_counters *c)
 	SET(o, "alloc_failures", U64(c->alloc_failures));
 	SET(o, "mmap_sem_waits", U64(c->mmap_sem_waits));
 	SET(o, "kmempowerd_runs", U64(c->evac_run));
+	SET(o, "kmempowerd_skipped_free", U64(c->evac_skipped_free));
+	SET(o, "kmempowerd_skipped_used", U64(c->evac_skipped_used));
 	SET(o, "evac_pfns_scanned", U64(c->evac_scanned));
 	SET(o, "bytes_copied", U64(c->migrated * 4096));
 	SET(o, "kmempowerd_cpu_seconds", json_real((double)c->kmempowerd_ns / 1e9));

@@ -95,6 +95,18 @@ static uint64_t evacuate_cost(const struct ksim *k, const struct mpm_evac_result
 	       r->reclaimed * KMPD_RECLAIM_NS;
 }
 
+/* A region queued but no longer worth it: emptied since, or filled past the threshold. */
+static void count_skipped(struct ksim *k, unsigned int zid, uint32_t rid)
+{
+	struct mpm_region_info ri;
+
+	mpm_region_info(k->m, zid, rid, &ri);
+	if (ri.nr_free == ri.present)
+		k->c.evac_skipped_free++;
+	else
+		k->c.evac_skipped_used++;
+}
+
 static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 {
 	struct kmempowerd *d = t->prog;
@@ -113,6 +125,12 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 			for (int i = 0; i < n; i++) {
 				struct mpm_evac_result r;
 
+				/* patch 39: the worker checks again what the trigger checked */
+				if (!mpm_should_evacuate_region(k->m, zid, rids[i],
+								mpm_evac_threshold(k->m))) {
+					count_skipped(k, zid, rids[i]);
+					continue;
+				}
 				mpm_evacuate_region(k->m, zid, rids[i], t->cpu, reclaim, &r);
 				ksim_allocator_call_done(k);
 				used += evacuate_cost(k, &r);

@@ -193,6 +193,8 @@ struct ksim_counters {
 	uint64_t processes, threads;
 	/* kmempowerd (kmempowerd.c) */
 	uint64_t evac_run, evac_aborted, evac_scanned;
+	/* queued, then passed over by the worker's should_evacuate_region */
+	uint64_t evac_skipped_free, evac_skipped_used;
 	uint64_t migrated, reclaimed, migrate_failed;
 	uint64_t kmempowerd_ns;
 };

@@ -8,7 +8,12 @@
  * Last, the owner-lock protocol: a page that its owner frees between
  * evacuation's unlocked read and the lock is skipped by the re-check.
  */
+#include <string.h>
+#include <unistd.h>
+
+#include "freelist.h"
 #include "machines.h"
+#include "mempower/kmempowerd.h"
 
 #define OWNER		7u
 #define NPAGES		(4 * 1024 + 10)
@@ -49,6 +54,38 @@ static int reclaim(void *arg, uint32_t owner, uint32_t index, uint64_t pfn)
  * contract bars the allocator inside lock because evacuation might hold
  * a lock of its own; it holds none here, which is what this relies on.)
  */
+/* The @n-th lowest owned pfn of region @rid, or MPM_NO_PFN. */
+static uint64_t nth_owned_in_region(struct mpm_machine *m, int rid, unsigned int n)
+{
+	uint64_t below = 0, pfn = MPM_NO_PFN;
+
+	while (n--) {
+		pfn = MPM_NO_PFN;
+		for (uint32_t i = 0; i < NPAGES; i++)
+			if (owner_pfn[i] != MPM_NO_PFN && owner_pfn[i] >= below &&
+			    mpm_pfn_to_region(m, owner_pfn[i]) == rid &&
+			    (pfn == MPM_NO_PFN || owner_pfn[i] < pfn))
+				pfn = owner_pfn[i];
+		if (pfn == MPM_NO_PFN)
+			return pfn;
+		below = pfn + 1;
+	}
+	return pfn;
+}
+
+/* Unmap and free @n owned pages of region @rid, then drain the pcp lists. */
+static void free_owned_in_region(struct mpm_machine *m, int rid, unsigned int n)
+{
+	for (uint32_t i = 0, freed = 0; i < NPAGES && freed < n; i++)
+		if (owner_pfn[i] != MPM_NO_PFN && mpm_pfn_to_region(m, owner_pfn[i]) == rid) {
+			mpm_rmap_clear(m, owner_pfn[i]);
+			CHECK_EQ_U(mpm_free_pages(m, owner_pfn[i], 0, 0), 0);
+			owner_pfn[i] = MPM_NO_PFN;
+			freed++;
+		}
+	mpm_drain_all_pages(m);
+}
+
 static struct mpm_machine *race_m;
 static uint64_t race_pfn = MPM_NO_PFN;
 static unsigned int locks, unknown_ids;
@@ -100,6 +137,185 @@ static unsigned int pages_in_region(struct mpm_machine *m, int rid)
 	return n;
 }
 
+static void reset_owner(void)
+{
+	for (uint32_t i = 0; i < NPAGES; i++)
+		owner_pfn[i] = MPM_NO_PFN;
+	memset(clean, 0, sizeof(clean));
+	memset(pinned, 0, sizeof(pinned));
+}
+
+/* Allocate owned pages into owner_pfn until one lands in region @rid, then @more. */
+static void fill_to_region(struct mpm_machine *m, int rid, unsigned int more)
+{
+	for (uint32_t i = 0; i < NPAGES; i++) {
+		owner_pfn[i] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+		REQUIRE(owner_pfn[i] != MPM_NO_PFN);
+		mpm_rmap_set(m, owner_pfn[i], OWNER, i, tag(i));
+		if (mpm_pfn_to_region(m, owner_pfn[i]) >= rid && !more--)
+			return;
+	}
+	REQUIRE(0);
+}
+
+/*
+ * Reclaimed pages are freed cold, as shrink_page_list frees them: to the
+ * tail of the pcp list, lowest pfn first.  A 256 MiB zone, whose pcp high
+ * (90) keeps them all on the list.
+ */
+static void test_reclaim_cold(void)
+{
+	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
+	struct mpm_evac_result res;
+	struct test_machine t;
+	struct mpm_machine *m;
+	const struct per_cpu_pages *pcp;
+	uint32_t idx;
+	int count;
+
+	reset_owner();
+	tm_flat(&t, 0, 65536, 1);
+	t.spec.region_shift = 10;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("sorted", &t.spec.features));
+	m = tm_create(&t);
+	REQUIRE(!mpm_rmap_enable(m));
+	mpm_set_migrate_ops(m, &ops);
+	fill_to_region(m, 3, 9);
+	memset(clean, 1, sizeof(clean));
+	mpm_drain_all_pages(m);
+	pcp = &m->zones[0].pageset[0];
+	count = pcp->count;
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 3, 0, true, &res), 0);
+	CHECK(!res.aborted);
+	CHECK_EQ_U(res.migrated, 0);
+	CHECK(res.reclaimed >= 2);
+	CHECK_EQ_U(pages_in_region(m, 3), 0);
+	CHECK_EQ_U(pcp->count, count + (int)res.reclaimed);
+	/* from the tail back: the reclaimed pages, highest pfn first */
+	idx = m->pages[pcp->lists[MIGRATE_MOVABLE]].prev;
+	for (uint64_t i = 0, last = UINT64_MAX; i < res.reclaimed; i++) {
+		uint64_t pfn = idx_to_pfn(m, idx);
+
+		CHECK_EQ_U(mpm_pfn_to_region(m, pfn), 3);
+		CHECK(pfn < last);
+		CHECK_EQ_U(mpm_rmap_get(m, pfn, NULL, NULL), MPM_NO_OWNER);
+		last = pfn;
+		idx = m->pages[idx].prev;
+	}
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+static int lock_none(void *arg, uint32_t owner)
+{
+	(void)arg;
+	(void)owner;
+	return 0;
+}
+
+static void unlock_none(void *arg, uint32_t owner)
+{
+	(void)arg;
+	(void)owner;
+}
+
+/*
+ * kmempowerd asks should_evacuate_region again before each region (patch
+ * 39): the region the last pages spilled into, queued by a free while it
+ * had a few used pages, has more than 32 when the thread gets to it, and
+ * is left alone.
+ */
+static void test_worker_recheck(void)
+{
+	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim,
+				       .lock = lock_none, .unlock = unlock_none };
+	struct mpm_kmempowerd_stats st;
+	struct test_machine t;
+	struct mpm_machine *m;
+	const unsigned int cpus[1] = { 1 };
+	uint32_t rids[8];
+	int rid, tries = 0;
+
+	reset_owner();
+	tm_flat(&t, 0, 8192, 2);
+	t.spec.region_shift = 10;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	REQUIRE(!mpm_rmap_enable(m));
+	mpm_set_migrate_ops(m, &ops);
+	fill_to_region(m, 5, 9);
+	rid = 5;
+	free_owned_in_region(m, rid, 1);
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 1);
+	CHECK_EQ_U(rids[0], rid);
+	for (int i = 0; i < 50; i++)
+		REQUIRE(mpm_pfn_to_region(m, mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) ==
+			rid);
+	CHECK(!mpm_should_evacuate_region(m, 0, (unsigned int)rid, mpm_evac_threshold(m)));
+	REQUIRE(!mpm_kmempowerd_start(m, cpus));
+	while (mpm_mempower_work_take(m, 0, rids, 8) > 0 && tries++ < 5000)
+		usleep(1000);
+	mpm_kmempowerd_stop(m);
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 0);
+	mpm_kmempowerd_stats(m, &st);
+	CHECK_EQ_U(st.evacuations, 0);
+	CHECK_EQ_U(st.skipped, 1);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * The trigger looks at the block add_to_freelist took, by its head page's
+ * pageblock and region (patch 40).  Pageblocks of 512 pages, regions of
+ * 2048: region 1's first MAX_ORDER-1 block has an UNMOVABLE first half and
+ * a MOVABLE second half.  The free that makes that block whole is in the
+ * MOVABLE half, its head in the UNMOVABLE one: nothing is queued.
+ */
+static void test_trigger_head(void)
+{
+	static uint64_t pfns[8192];
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint32_t rids[8];
+	unsigned int n = 0, kept = 0;
+	int q;
+
+	tm_flat(&t, 0, 8192, 1);
+	t.spec.pageblock_order = 9;
+	t.spec.region_shift = 11;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	while (n < 8192 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) != MPM_NO_PFN)
+		n++;
+	set_pageblock_migratetype(m, &m->zones[0], 2048, MIGRATE_UNMOVABLE);
+	for (unsigned int i = 0; i < n; i++) {
+		bool keep = pfns[i] == 2600;
+
+		if (!keep && pfns[i] >= 3072 && pfns[i] < 4096 && kept < 10) {
+			keep = true;
+			kept++;
+		}
+		if (pfns[i] >= 2048 && pfns[i] < 4096 && !keep)
+			CHECK_EQ_U(mpm_free_pages(m, pfns[i], 0, 0), 0);
+	}
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(kept, 10);
+	/* those frees queued region 1; clear the queue */
+	q = mpm_mempower_work_take(m, 0, rids, 8);
+	CHECK_EQ_U(q, 1);
+	mpm_mempower_work_done(m, 0, rids, (unsigned int)q);
+	CHECK_EQ_U(mpm_free_pages(m, 2600, 0, 0), 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, 2048)].order, MAX_ORDER - 1);	/* merged whole */
+	CHECK(mpm_should_evacuate_region(m, 0, 1, mpm_evac_threshold(m)));
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 0);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
@@ -131,39 +347,62 @@ int main(void)
 	CHECK(!mpm_should_evacuate_region(m, 0, 6, MPM_MAX_MEMPWR_MIGRATE_PAGES));	/* empty */
 	CHECK(!mpm_should_evacuate_region(m, 0, 0, UINT64_MAX));	/* never region 0 */
 
-	/* no room below: the first target comes from region 5 or above, abort */
+	/*
+	 * No room below: the first target comes from region 5 or above, abort.
+	 * The walk steps over every pfn of the region, free ones included.
+	 */
 	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, true, &res), 0);
 	CHECK(res.aborted);
 	CHECK_EQ_U(res.migrated, 0);
+	CHECK_EQ_U(res.scanned, 1024);
 	CHECK_EQ_U(pages_in_region(m, 5), 10);
 	CHECK(owner_consistent(m));
 	CHECK_EQ_U(tm_check(m), 0);
 
-	/* free 100 pages of region 2 back to the buddy lists */
-	for (uint32_t i = 0, freed = 0; i < NPAGES && freed < 100; i++)
-		if (mpm_pfn_to_region(m, owner_pfn[i]) == 2) {
-			mpm_rmap_clear(m, owner_pfn[i]);
-			CHECK_EQ_U(mpm_free_pages(m, owner_pfn[i], 0, 0), 0);
-			owner_pfn[i] = MPM_NO_PFN;
-			freed++;
-		}
-	mpm_drain_all_pages(m);
-
-	/* two clean page-cache pages are dropped, one pinned page stays */
+	/*
+	 * Room for 5 of the 10 below.  The two clean page-cache pages are
+	 * reclaimed first, for the whole batch.  The other 8 ask for 8 targets
+	 * at once: 5 from region 2, 3 from region 5, listed last taken first,
+	 * so the first target tried is region 5's and nothing moves.
+	 */
+	free_owned_in_region(m, 2, 5);
 	clean[region5[0]] = clean[region5[1]] = 1;
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, true, &res), 0);
+	CHECK(res.aborted);
+	CHECK_EQ_U(res.reclaimed, 2);
+	CHECK_EQ_U(res.migrated, 0);
+	CHECK_EQ_U(pages_in_region(m, 5), 8);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(pages_in_region(m, 2), 1024 - 5);	/* the targets went back */
+	CHECK(owner_consistent(m));
+	CHECK_EQ_U(tm_check(m), 0);
+
+	/* 100 free in region 2: 7 move, one pinned page stays */
+	free_owned_in_region(m, 2, 95);
 	pinned[region5[2]] = 1;
 	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, true, &res), 0);
 	CHECK(!res.aborted);
 	CHECK_EQ_U(res.migrated, 7);
-	CHECK_EQ_U(res.reclaimed, 2);
+	CHECK_EQ_U(res.reclaimed, 0);
 	CHECK_EQ_U(res.failed, 1);
 	CHECK_EQ_U(pages_in_region(m, 5), 1);
 	CHECK_EQ_U(pages_in_region(m, 2), 1024 - 100 + 7);
 	CHECK(owner_consistent(m));
 	CHECK_EQ_U(tm_check(m), 0);
 
-	/* unpinned, the last page moves; once the pcp lists drain, region 5 is free */
+	/*
+	 * Async compaction isolates from MOVABLE pageblocks only: with region
+	 * 5's pageblock UNMOVABLE the walk ends at its first pfn that is not
+	 * a free head, and the unpinned page stays.
+	 */
 	pinned[region5[2]] = 0;
+	set_pageblock_migratetype(m, &m->zones[0], 5 * 1024, MIGRATE_UNMOVABLE);
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, false, &res), 0);
+	CHECK_EQ_U(res.migrated, 0);
+	CHECK(res.scanned <= 2);
+	set_pageblock_migratetype(m, &m->zones[0], 5 * 1024, MIGRATE_MOVABLE);
+
+	/* MOVABLE again, the last page moves; once the pcp lists drain, region 5 is free */
 	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, false, &res), 0);
 	CHECK_EQ_U(res.migrated, 1);
 	mpm_drain_all_pages(m);
@@ -177,19 +416,17 @@ int main(void)
 	CHECK_EQ_U(tm_check(m), 0);
 
 	/*
-	 * The protocol: evacuating region 4 (full) locks its pages in pfn
-	 * order; the first one is freed inside its own lock call, so the
-	 * re-check finds it gone and skips it.  The run aborts once region 2's
-	 * room is used up; what moved before is consistent.
+	 * The protocol: evacuating region 4 (full) isolates its first 32 owned
+	 * pages and migrates them highest pfn first; the first of them is
+	 * freed inside its own lock call, so the re-check finds it gone and
+	 * skips it.  The run aborts once region 2's room is used up; what
+	 * moved before is consistent.
 	 */
 	ops.lock = lock;
 	ops.unlock = unlock;
 	mpm_set_migrate_ops(m, &ops);
 	race_m = m;
-	for (uint32_t i = 0; i < NPAGES; i++)
-		if (owner_pfn[i] != MPM_NO_PFN && mpm_pfn_to_region(m, owner_pfn[i]) == 4 &&
-		    (race_pfn == MPM_NO_PFN || owner_pfn[i] < race_pfn))
-			race_pfn = owner_pfn[i];
+	race_pfn = nth_owned_in_region(m, 4, 32);
 	REQUIRE(race_pfn != MPM_NO_PFN);
 	CHECK_EQ_U(mpm_evacuate_region(m, 0, 4, 0, false, &res), 0);
 	CHECK_EQ_U(res.raced, 1);
@@ -200,5 +437,8 @@ int main(void)
 	CHECK(owner_consistent(m));
 	CHECK_EQ_U(tm_check(m), 0);
 	mpm_machine_destroy(m);
+	test_reclaim_cold();
+	test_worker_recheck();
+	test_trigger_head();
 	return t_report("core/evacuate");
 }
