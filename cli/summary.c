@@ -45,14 +45,15 @@ void mpm_cli_summary(FILE *out, const char *machine, const struct mpm_run *run,
 	if (p) {
 		double t = p->duration_s > 0 ? p->duration_s : 1;
 
+		double dt = t * (p->nr_domains ? p->nr_domains : 1);
+
 		fprintf(out, "power     %s: DRAM %.1f J over %g s = %.3f W in %u domains; "
-			"self-refresh %.1f %%, power-down %.1f %%, standby %.1f %% of domain time; "
-			"migration %.3f J\n", p->spec.name, p->dram_j, p->duration_s, p->dram_avg_w,
-			p->nr_domains,
-			100 * p->state_s[MPM_PS_SR] / (t * (p->nr_domains ? p->nr_domains : 1)),
-			100 * p->state_s[MPM_PS_PRE_PD] / (t * (p->nr_domains ? p->nr_domains : 1)),
-			100 * (p->state_s[MPM_PS_PRE_STBY] + p->state_s[MPM_PS_ACT_STBY]) /
-			(t * (p->nr_domains ? p->nr_domains : 1)), p->migration_j);
+			"self-refresh %.1f %%, power-down %.1f %%, standby %.1f %%, off %.1f %% "
+			"of domain time; migration %.3f J\n", p->spec.name, p->dram_j, p->duration_s,
+			p->dram_avg_w, p->nr_domains, 100 * p->state_s[MPM_PS_SR] / dt,
+			100 * p->state_s[MPM_PS_PRE_PD] / dt,
+			100 * (p->state_s[MPM_PS_PRE_STBY] + p->state_s[MPM_PS_ACT_STBY]) / dt,
+			100 * p->state_s[MPM_PS_OFF] / dt, p->migration_j);
 	}
 	fprintf(out, "wall      %.3f s\n", run->wall_seconds);
 }

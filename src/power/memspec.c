@@ -16,14 +16,19 @@
 /*
  * Transcribed from DRAMPower's legacy memspecs (tukl-msd/DRAMPower,
  * memspecs/, Micron datasheet figures); the file each comes from is in
- * .source.  Currents mA, voltages V, timings in clocks.
+ * .source.  Currents mA, voltages V, timings in clocks.  One value each
+ * is not the file's: tREFI is JEDEC's 7.8 us (64 ms / 8192, the case at or
+ * below 85 C, 1x refresh) for every preset.  The DDR3-1600 file has 4160
+ * clocks, 5.2 us at 800 MHz, which is no JEDEC value (it is 7.8 us at
+ * DDR3-1066's 533 MHz; DRAMPower's 1Gb DDR3-1600 file has 6240); the
+ * DDR4-2400 file has 4680, 3.9 us, the above-85 C rate, while it says 1x.
  */
 static const struct mpm_memspec presets[] = {
 	{
 		.name = "ddr3-1600", .source = "MICRON_2Gb_DDR3-1600_16bit_D.json",
 		.width = 16, .banks = 8, .rows = 16384, .columns = 1024,
 		.burst_length = 8, .data_rate = 2, .clk_mhz = 800,
-		.rc = 38, .ras = 28, .rfc = 128, .refi = 4160, .xp = 5, .xs = 136,
+		.rc = 38, .ras = 28, .rfc = 128, .refi = 6240, .xp = 5, .xs = 136,
 		.idd0 = 110, .idd2n = 42, .idd2p = 12, .idd3n = 45, .idd3p = 45,
 		.idd4r = 270, .idd4w = 280, .idd5 = 215, .idd6 = 12,
 		.vdd = 1.5,
@@ -32,7 +37,7 @@ static const struct mpm_memspec presets[] = {
 		.name = "ddr4-2400", .source = "MICRON_4Gb_DDR4-2400_8bit_A.json",
 		.width = 8, .banks = 16, .rows = 32768, .columns = 1024,
 		.burst_length = 8, .data_rate = 2, .clk_mhz = 1200,
-		.rc = 55, .ras = 39, .rfc = 313, .refi = 4680, .xp = 8, .xs = 324,
+		.rc = 55, .ras = 39, .rfc = 313, .refi = 9360, .xp = 8, .xs = 324,
 		.idd0 = 60.75, .idd2n = 38.25, .idd2p = 17, .idd3n = 44, .idd3p = 22.5,
 		.idd4r = 184.5, .idd4w = 168.75, .idd5 = 118, .idd6 = 20.25,
 		.ipp0 = 4.05, .ipp6 = 2.6,

@@ -9,8 +9,8 @@ run_mpm power --memspec ddr3-1600 --list
 expect "[ $rc -eq 0 ]" "power --list: exit $rc ($err)"
 for what in 'memspec ddr3-1600 (MICRON_2Gb_DDR3-1600_16bit_D.json)' '= 256 MiB' \
 	    'holds 2 devices' 'IDD2N 42' 'self-refresh           IDD6          18.00' \
-	    'precharge standby      IDD2N         63.00          70.85' \
-	    'refresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = 7.846 mW'; do
+	    'precharge standby      IDD2N         63.00          68.23' \
+	    'refresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = 5.231 mW'; do
 	expect "[[ \"\$out\" == *'$what'* ]]" "power --list lacks '$what': $out"
 done
 run_mpm power --list --memspec=ddr4-3200

@@ -91,8 +91,8 @@ static void test_drampower_crosscheck(void)
 	CHECK_NEAR(d.pre_stby_w, 0.063);
 	CHECK_NEAR(d.pre_pd_w, 0.018);
 	CHECK_NEAR(d.sr_w, 0.018);
-	/* refresh: (215 - 45) mA x 1.5 V x 128 / 4160 = 7.846 mW */
-	CHECK_NEAR(d.refresh_w, 0.170 * 1.5 * 128.0 / 4160.0);
+	/* refresh: (215 - 45) mA x 1.5 V x 128 / 6240 = 5.231 mW */
+	CHECK_NEAR(d.refresh_w, 0.170 * 1.5 * 128.0 / 6240.0);
 	/* ACT (110-45) x 1.5 x 28 tCK + PRE (110-42) x 1.5 x 10 tCK = 4.6875 nJ */
 	CHECK_NEAR(d.act_j, 4.6875e-9);
 	/* read burst: (270-45) mA x 1.5 V x 4 tCK = 1.6875 nJ; write (280-45) */
