@@ -14,20 +14,6 @@
 
 #define __mpm_inline inline __attribute__((always_inline))
 
-/*
- * prep_new_page: the head of an allocated block remembers its order.  @pg
- * is m->pages as the caller loaded it.
- */
-static inline uint64_t prep_new_page(const struct mpm_machine *m, struct mpm_page *pg,
-				     uint32_t idx, unsigned int order)
-{
-	struct mpm_page *page = &pg[idx];
-
-	WRITE_ONCE(page->flags, PG_alloc);
-	WRITE_ONCE(page->order, (uint8_t)order);
-	return idx_to_pfn(m, idx);
-}
-
 static inline void count_alloc(struct per_cpu_pages *pcp, unsigned int order)
 {
 	__this_cpu_add(pcp->ev[PCP_ALLOCS], 1);

@@ -80,24 +80,37 @@ static bool migrate_async_suitable(int mt)
 }
 
 /*
+ * The async test at @pfn, a pfn that is not a free head: in a pageblock
+ * that is not MOVABLE (and not the one last passed over) the walk goes to
+ * the next pageblock, whose first pfn is returned; 0 to go on here.
+ */
+static uint64_t async_skip(const struct mpm_machine *m, const struct zone *z, uint64_t pfn,
+			   uint64_t *last_pb)
+{
+	uint64_t pb = pfn >> m->pageblock_order;
+
+	if (pb == *last_pb || migrate_async_suitable(get_pageblock_migratetype(m, z, pfn)))
+		return 0;
+	*last_pb = pb;
+	return (pb + 1) << m->pageblock_order;
+}
+
+/*
  * Walk [@from, @to): pfns that are neither a free block's head nor an LRU
  * page (the tails of free and allocated blocks).  Each is scanned and
- * passed over, except that in a pageblock that is not MOVABLE the first of
- * them ends the pageblock's walk (last_pageblock_nr remembers it).
- * Returns the next pfn to look at.
+ * passed over, except that async_skip may end a pageblock's walk at the
+ * first of them.  Returns the next pfn to look at.
  */
 static uint64_t pass_over(const struct mpm_machine *m, const struct zone *z, uint64_t from,
 			  uint64_t to, uint64_t *last_pb, struct mpm_evac_result *res)
 {
 	while (from < to) {
-		uint64_t pb = from >> m->pageblock_order;
-		uint64_t pb_end = (pb + 1) << m->pageblock_order;
+		uint64_t pb_end = ((from >> m->pageblock_order) + 1) << m->pageblock_order;
+		uint64_t next = async_skip(m, z, from, last_pb);
 
-		if (pb != *last_pb &&
-		    !migrate_async_suitable(get_pageblock_migratetype(m, z, from))) {
+		if (next) {
 			res->scanned++;
-			*last_pb = pb;
-			return pb_end;
+			return next;
 		}
 		if (pb_end > to)
 			pb_end = to;
@@ -121,10 +134,11 @@ static void isolate_migratepages(const struct mpm_machine *m, const struct zone 
 
 	b->nr = 0;
 	while (*pfn < end) {
-		uint64_t p = *pfn, pb = p >> m->pageblock_order;
+		uint64_t p = *pfn, pb = p >> m->pageblock_order, next;
 		const struct mpm_page *page = &m->pages[pfn_to_idx(m, p)];
 		uint8_t flags = READ_ONCE(page->flags);
 		uint64_t block = 1ull << READ_ONCE(page->order);
+		uint64_t block_end = p + block < end ? p + block : end;
 
 		if ((flags & PG_nomem) && !(p & (window - 1))) {
 			*pfn = p + window;	/* !pfn_valid: the MAX_ORDER window */
@@ -132,20 +146,18 @@ static void isolate_migratepages(const struct mpm_machine *m, const struct zone 
 		}
 		res->scanned++;
 		if (flags & PG_buddy) {		/* skip if free: then its tails */
-			*pfn = pass_over(m, z, p + 1, p + block < end ? p + block : end,
-					 &last_pb, res);
+			*pfn = pass_over(m, z, p + 1, block_end, &last_pb, res);
 			continue;
 		}
-		if (pb != last_pb && !migrate_async_suitable(get_pageblock_migratetype(m, z, p))) {
-			last_pb = pb;
-			*pfn = (pb + 1) << m->pageblock_order;
+		next = async_skip(m, z, p, &last_pb);
+		if (next) {
+			*pfn = next;
 			continue;
 		}
 		/* PG_owned: an owner set the entry (never MPM_NO_OWNER, rmap.c) */
 		if (flags != (PG_alloc | PG_owned)) {	/* not an LRU page */
-			*pfn = !(flags & PG_alloc) ? p + 1 :
-			       pass_over(m, z, p + 1, p + block < end ? p + block : end,
-					 &last_pb, res);
+			*pfn = flags & PG_alloc ? pass_over(m, z, p + 1, block_end, &last_pb, res) :
+			       p + 1;
 			continue;
 		}
 		if (block > 1) {
@@ -181,8 +193,7 @@ static void rmqueue_targets(struct mpm_machine *m, struct zone *z, unsigned int 
 
 		if (idx == UINT32_MAX)
 			break;
-		WRITE_ONCE(m->pages[idx].flags, PG_alloc);
-		WRITE_ONCE(m->pages[idx].order, 0);
+		prep_new_page(m, m->pages, idx, 0);
 		t->idx[t->nr] = idx;
 	}
 	ADD_ONCE(z->vm_free_pages, -(long)t->nr);

@@ -383,7 +383,7 @@ free_one_page_body(struct mpm_machine *m, struct zone *z, uint32_t idx, unsigned
 	uint64_t buddy_pfn = pfn;
 	unsigned int freed_order = order;
 	uint32_t freed_idx = idx;
-	struct zone_mem_region *freed_region;
+	struct zone_mem_region *region;
 
 	while (order < MAX_ORDER - 1) {
 		uint32_t bidx;
@@ -419,17 +419,17 @@ out:
 	ADD_ONCE(z->free_area[order].nr_free, 1);
 	/* the merged block on @migratetype's list; the freed pages in their regions */
 	ADD_ONCE(z->nr_free_mt[migratetype], 1l << order);
-	freed_region = region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
+	region = region_add_free(m, z, idx_to_pfn(m, freed_idx), freed_order);
 	/* patch 25: the PA => RA flow, once every count is up to date */
 	if (sorted && z->ralloc && order == MAX_ORDER - 1 &&
 	    try_return_region(m, z, idx, order, migratetype))
 		return;
 	/* patch 40: a region not returned may be worth evacuating */
 	if (z->mpw && (m->features & MPM_FEATURE_EVAC_TRIGGERS)) {
-		/* the freed page's region (a cache-hot line) unless a merge left it */
+		/* the block's region: the freed page's (a cache-hot line) unless merged */
 		if (order > freed_order)
-			freed_region = &z->regions[pfn_zone_region_id(m, z, pfn)];
-		if (region_few_used(m, freed_region))
+			region = &z->regions[pfn_zone_region_id(m, z, pfn)];
+		if (region_few_used(m, region))
 			evac_trigger(m, z, idx);
 	}
 }

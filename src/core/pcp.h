@@ -11,6 +11,20 @@
 #include "mmzone.h"
 
 /*
+ * prep_new_page: the head of an allocated block remembers its order.  @pg
+ * is m->pages as the caller loaded it.
+ */
+static inline uint64_t prep_new_page(const struct mpm_machine *m, struct mpm_page *pg,
+				     uint32_t idx, unsigned int order)
+{
+	struct mpm_page *page = &pg[idx];
+
+	WRITE_ONCE(page->flags, PG_alloc);
+	WRITE_ONCE(page->order, (uint8_t)order);
+	return idx_to_pfn(m, idx);
+}
+
+/*
  * Take the first (hot) or last (cold) page off a pcp list that is not
  * empty.  @pg is m->pages, loaded once by the caller.
  */

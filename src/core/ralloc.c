@@ -280,22 +280,23 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 	uint64_t per_block = 1ull << (MAX_ORDER - 1 - m->pageblock_order);
 	int pb_mt = m->page_group_by_mobility_disabled ? MIGRATE_UNMOVABLE : mt;
 
-	if (r->mt != mt || r->sparse)
-		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next) {
+	if (r->mt != mt)
+		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
 			pg[p].freepage_mt = (uint8_t)mt;
-			/* a hole between the blocks: their pageblocks one block at a time */
-			if (r->sparse)
-				memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, idx_to_pfn(m, p))],
-				       pb_mt, per_block);
-		}
 	/*
-	 * A plain memset: every page of the region is free, in the region
+	 * Plain memsets: every page of the region is free, in the region
 	 * allocator or just out of it, so no unlocked free can be reading
-	 * these blocks' types (get_pageblock_migratetype) meanwhile.
+	 * these blocks' types (get_pageblock_migratetype) meanwhile.  A hole
+	 * between the blocks: their pageblocks one block at a time.
 	 */
-	if (!r->sparse)
+	if (!r->sparse) {
 		memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, r->first_block)], pb_mt,
 		       (uint64_t)r->nr_blocks * per_block);
+		return;
+	}
+	for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
+		memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, idx_to_pfn(m, p))], pb_mt,
+		       per_block);
 }
 
 /* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */
