@@ -145,6 +145,26 @@ static void reset_owner(void)
 	memset(pinned, 0, sizeof(pinned));
 }
 
+/*
+ * A flat zone of @pages pages and @cpus cpus, absolute regions of 1024
+ * pages, policy @policy, with the reverse map and the toy owner's @ops.
+ */
+static struct mpm_machine *owner_machine(uint64_t pages, unsigned int cpus, const char *policy,
+					 const struct mpm_migrate_ops *ops)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	tm_flat(&t, 0, pages, cpus);
+	t.spec.region_shift = 10;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features(policy, &t.spec.features));
+	m = tm_create(&t);
+	REQUIRE(!mpm_rmap_enable(m));
+	mpm_set_migrate_ops(m, ops);
+	return m;
+}
+
 /* Allocate owned pages into owner_pfn until one lands in region @rid, then @more. */
 static void fill_to_region(struct mpm_machine *m, int rid, unsigned int more)
 {
@@ -167,20 +187,13 @@ static void test_reclaim_cold(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
 	struct mpm_evac_result res;
-	struct test_machine t;
 	struct mpm_machine *m;
 	const struct per_cpu_pages *pcp;
 	uint32_t idx;
 	int count;
 
 	reset_owner();
-	tm_flat(&t, 0, 65536, 1);
-	t.spec.region_shift = 10;
-	t.spec.region_absolute = true;
-	REQUIRE(!mpm_policy_features("sorted", &t.spec.features));
-	m = tm_create(&t);
-	REQUIRE(!mpm_rmap_enable(m));
-	mpm_set_migrate_ops(m, &ops);
+	m = owner_machine(65536, 1, "sorted", &ops);
 	fill_to_region(m, 3, 9);
 	memset(clean, 1, sizeof(clean));
 	mpm_drain_all_pages(m);
@@ -231,20 +244,13 @@ static void test_worker_recheck(void)
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim,
 				       .lock = lock_none, .unlock = unlock_none };
 	struct mpm_kmempowerd_stats st;
-	struct test_machine t;
 	struct mpm_machine *m;
 	const unsigned int cpus[1] = { 1 };
 	uint32_t rids[8];
 	int rid, tries = 0;
 
 	reset_owner();
-	tm_flat(&t, 0, 8192, 2);
-	t.spec.region_shift = 10;
-	t.spec.region_absolute = true;
-	REQUIRE(!mpm_policy_features("full", &t.spec.features));
-	m = tm_create(&t);
-	REQUIRE(!mpm_rmap_enable(m));
-	mpm_set_migrate_ops(m, &ops);
+	m = owner_machine(8192, 2, "full", &ops);
 	fill_to_region(m, 5, 9);
 	rid = 5;
 	free_owned_in_region(m, rid, 1);
