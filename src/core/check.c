@@ -390,12 +390,13 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 	memset(c->region_blocks, 0, z->nr_regions * sizeof(*c->region_blocks));
 	for (uint32_t p = pg[head].next; p != head; p = pg[p].next) {
 		uint64_t pfn = idx_to_pfn(c->m, p);
-		uint64_t first = pfn & ~((1ull << (MAX_ORDER - 1)) - 1);
+		/* the head's region, or with the region allocator its MAX_ORDER-1 block's */
+		uint64_t first = z->ralloc ? pfn & ~((1ull << (MAX_ORDER - 1)) - 1) : pfn;
 		uint32_t rid = pfn_zone_region_id(c->m, z, first < z->zone_start_pfn ?
 							   z->zone_start_pfn : first);
 
 		if (rid != block_region(s, p))
-			return bad(c, z, "block_region of pfn %llu is %u, its MAX_ORDER-1 block's region %u",
+			return bad(c, z, "block_region of pfn %llu is %u, its region by the rule %u",
 				   (unsigned long long)pfn, block_region(s, p), rid);
 		if (next_region == NO_REGION)
 			next_region = rid;

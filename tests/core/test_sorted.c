@@ -307,14 +307,15 @@ static void test_region_bias(void)
 
 /* ---- allocation order through the public API ---- */
 
-static int first_descent(unsigned long features, uint64_t n, int *first_region)
+static int first_descent(uint64_t start, unsigned int region_shift, unsigned long features,
+			 uint64_t n, int *first_region)
 {
 	struct test_machine t;
 	struct mpm_machine *m;
 	int prev = -1, descents = 0;
 
-	tm_flat(&t, 0, 16384, 1);	/* 16 regions of 1024 pages */
-	t.spec.region_shift = 10;
+	tm_flat(&t, start, 16384, 1);	/* node-relative regions from @start */
+	t.spec.region_shift = region_shift;
 	t.spec.features = features;
 	m = tm_create(&t);
 	for (uint64_t i = 0; i < n; i++) {
@@ -335,16 +336,56 @@ static int first_descent(unsigned long features, uint64_t n, int *first_region)
 
 static void test_allocation_order(void)
 {
+	const unsigned long sorted = MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS;
 	int first;
 
-	/* three and a half regions of single pages */
-	CHECK_EQ_U(first_descent(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS,
-				 3584, &first), 0);
+	/* three and a half regions of single pages, 16 regions of 1024 pages */
+	CHECK_EQ_U(first_descent(0, 10, sorted, 3584, &first), 0);
 	/* region 0 is the zone's first pageblock: MIGRATE_RESERVE, not movable */
 	CHECK_EQ_U(first, 1);
+	/*
+	 * Regions from pfn 1 (x86's node 0): every boundary cuts a MAX_ORDER-1
+	 * block.  The pieces split off it above the boundary are filed under
+	 * the upper region (their head's), so the bias finishes the lower
+	 * region's last block first: still no descent.  Filed under the
+	 * block's region they would give one descent per boundary crossed.
+	 */
+	CHECK_EQ_U(first_descent(1, 11, sorted, 12288, &first), 0);
 	/* mainline hands out the last block freed at boot first: the top region */
-	first_descent(0, 3584, &first);
+	first_descent(0, 10, 0, 3584, &first);
 	CHECK_EQ_U(first, 15);
+}
+
+/*
+ * Which region a piece of a straddling MAX_ORDER-1 block is filed under:
+ * its head page's (patches 06, 09) in the sorted lists alone; its block's
+ * once the region allocator holds regions whole (block_region()).
+ */
+static void test_straddling_piece(void)
+{
+	static const unsigned long policies[2] = {
+		MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS,
+		MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
+		MPM_FEATURE_REGION_ALLOCATOR,
+	};
+
+	for (int i = 0; i < 2; i++) {
+		struct test_machine t;
+		struct mpm_machine *m;
+		struct zone *z;
+
+		tm_flat(&t, 1, 16384, 1);	/* regions [1, 2049), [2049, 4097), ... */
+		t.spec.region_shift = 11;
+		t.spec.features = policies[i];
+		m = tm_create(&t);
+		z = &m->zones[0];
+		/* pfn 2500 lies in region 1, in the block [2048, 3072) headed in region 0 */
+		CHECK_EQ_U(mpm_pfn_to_region(m, 2500), 1);
+		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 2500)), (i ? 0u : 1u));
+		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 2048)), 0);
+		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 100)), 0);
+		mpm_machine_destroy(m);
+	}
 }
 
 int main(void)
@@ -353,5 +394,6 @@ int main(void)
 	test_scenarios();
 	test_region_bias();
 	test_allocation_order();
+	test_straddling_piece();
 	return t_report("core/sorted");
 }
