@@ -75,6 +75,21 @@ static inline int mpm_cli_output_open(struct mpm_output *o, const char *path, co
 	       mpm_cli_fail(MPM_EXIT_FAIL, "%s", err) : MPM_EXIT_OK;
 }
 
+/*
+ * Open --json and --csv (either may be NULL) and refuse two names for one
+ * file or both on stdout: the second would overwrite or interleave the first.
+ */
+static inline int mpm_cli_outputs_open(struct mpm_output *json, const char *json_path,
+				       struct mpm_output *csv, const char *csv_path)
+{
+	if (mpm_cli_output_open(json, json_path, "JSON") ||
+	    mpm_cli_output_open(csv, csv_path, "CSV"))
+		return MPM_EXIT_FAIL;
+	if (mpm_output_same(json, csv))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "--json and --csv name the same file");
+	return MPM_EXIT_OK;
+}
+
 static inline int mpm_cli_output_start(struct mpm_output *o)
 {
 	char err[PATH_MAX + 128];

@@ -22,6 +22,7 @@
 #include <mempower/mempower.h>
 
 #include "cli.h"
+#include "io/argv.h"
 #include "io/result_json.h"
 #include "sim/size.h"
 #include "sim/ksim.h"
@@ -103,9 +104,7 @@ static int parse_args(int argc, char **argv, struct compare *c)
 					    arg[0] == '-' ? "option" : "argument", (int)len, arg);
 		if (eq)
 			*fields[k] = eq + 1;
-		else if (i + 1 < argc)
-			*fields[k] = argv[++i];
-		else
+		else if (!(*fields[k] = mpm_next_value(argc, argv, &i)))
 			return mpm_cli_fail(MPM_EXIT_USAGE, "compare: option '%s' needs a value", names[k]);
 	}
 	return 0;
@@ -825,8 +824,8 @@ int mpm_cmd_compare(int argc, char **argv)
 		usage(stdout);
 		goto out;
 	}
-	if (r || (r = validate(c)) || (r = mpm_cli_output_open(&c->json_out, c->json, "JSON")) ||
-	    (r = mpm_cli_output_open(&c->csv_out, c->csv, "CSV")))
+	if (r || (r = validate(c)) ||
+	    (r = mpm_cli_outputs_open(&c->json_out, c->json, &c->csv_out, c->csv)))
 		goto out;
 	cover = !strcmp(c->experiment, "cover-letter");
 	if ((r = build_machine(c, cover)))

@@ -134,8 +134,6 @@ static int validate(struct job *j, bool stats)
 		return MPM_EXIT_FAIL;
 	c->pricing[0] = (struct mpm_power_pricing){ &j->memspec, &j->power_policy };
 	c->nr_pricing = 1;
-	if (j->o.csv && j->o.json && !strcmp(j->o.csv, j->o.json))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "--json and --csv name the same file");
 	/* last: a malformed option is reported as such, whatever the machine */
 	return mpm_cli_runs_that_fit(stats ? "stats" : "run", mpm_run_bytes_estimate(c->spec), 1,
 				     NULL);
@@ -182,8 +180,7 @@ static int execute(struct job *j, bool stats)
 {
 	char err[512];
 
-	if (mpm_cli_output_open(&j->json, j->o.json, "JSON") ||
-	    mpm_cli_output_open(&j->csv, j->o.csv, "CSV"))
+	if (mpm_cli_outputs_open(&j->json, j->o.json, &j->csv, j->o.csv))
 		return MPM_EXIT_FAIL;
 	if (isatty(STDERR_FILENO)) {
 		j->cfg.progress = progress;
