@@ -36,6 +36,7 @@
 
 #include <mempower/mempower.h>
 
+#include "io/argv.h"
 #include "io/errline.h"
 #include "io/membudget.h"
 #include "io/output.h"
@@ -370,9 +371,7 @@ static int parse_args(struct bench_opts *opt, int argc, char **argv)
 		}
 		if (*end) {
 			val = end + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
+		} else if (!(val = mpm_next_value(argc, argv, &i))) {
 			bench_err("option '--%s' needs a value", name);
 			return 2;
 		}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* mempower: subcommand dispatch, --help, --version. */
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -85,7 +86,7 @@ void mpm_cli_usage(FILE *out)
 "2 usage error.\n", out);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
@@ -114,4 +115,14 @@ int main(int argc, char **argv)
 	if (cmd[0] == '-')
 		return mpm_cli_fail(MPM_EXIT_USAGE, "unknown option '%s' (see mempower --help)", cmd);
 	return mpm_cli_fail(MPM_EXIT_USAGE, "unknown command '%s' (see mempower --help)", cmd);
+}
+
+int main(int argc, char **argv)
+{
+	int r = dispatch(argc, argv);
+
+	/* help, a listing, a table: output that did not reach stdout is a failure */
+	if (r == MPM_EXIT_OK && !mpm_cli_stdout_written())
+		r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write to stdout: %s", strerror(errno));
+	return r;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io/argv.h"
 
 struct opt {
 	const char *name;
@@ -75,9 +76,7 @@ int mpm_cli_parse_run_opts(int argc, char **argv, bool stats,
 		}
 		if (eq) {
 			val = eq + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
+		} else if (!(val = mpm_next_value(argc, argv, &i))) {
 			return mpm_cli_fail(MPM_EXIT_USAGE, "option '%s' needs a value", op->name);
 		}
 		*(const char **)((char *)o + op->field) = val;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "sim/size.h"
 
@@ -376,9 +377,15 @@ int mpm_machine_json_load(const char *path, struct mpm_spec_buf *b,
 		.pageblock_order = MPM_DEFAULT_PAGEBLOCK_ORDER,
 	};
 	json_error_t jerr;
+	struct stat st;
 	json_t *root;
 	int r;
 
+	/* a directory opens, and would read as an empty file */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a machine file", path);
+		return -1;
+	}
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
 		if (jerr.line > 0)

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum kind { K_COUNT, K_CURRENT, K_VOLTAGE, K_FREQ, K_CLOCKS };
 
@@ -142,7 +143,7 @@ static int value(struct ctx *c, const struct field *f, const char *key, json_t *
 		end++;
 	if (f->kind == K_CLOCKS && time_unit(end, &ns) == 0) {
 		if (!(clk_mhz > 0))
-			return fail(c, f->section, key, "a time needs clkMhz first");
+			return fail(c, f->section, key, "a time in ns needs clkMhz above 0");
 		*out = ceil(x * ns * clk_mhz / 1000 - 1e-9);	/* JEDEC: round up to clocks */
 		return 0;
 	}
@@ -189,11 +190,16 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 {
 	struct ctx c = { path, err, errlen };
 	json_error_t je;
-	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je), *id;
+	json_t *root, *id;
+	struct stat st;
 	char msg[256];
 	int r = -1;
 
 	memset(s, 0, sizeof(*s));
+	/* a directory opens, and would read as an empty file */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return fail(&c, NULL, NULL, "is a directory, not a memspec file");
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		if (je.line < 0)
 			return fail(&c, NULL, NULL, "%s", je.text);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/argv.h"
+
 /*
  * Transcribed from DRAMPower's legacy memspecs (tukl-msd/DRAMPower,
  * memspecs/, Micron datasheet figures); the file each comes from is in
@@ -261,6 +263,8 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			   char *err, size_t errlen)
 {
 	char buf[256], *rest = buf, *kv;
+	const char *seen[128];
+	unsigned int nr_seen = 0;
 
 	if (strlen(s) >= sizeof(buf))
 		return bad(err, errlen, "--power-policy: too long");
@@ -274,6 +278,8 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 		if (!eq)
 			return bad(err, errlen, "--power-policy: '%s' is not key=value", kv);
 		*eq++ = 0;
+		if (mpm_key_repeated(seen, &nr_seen, 128, kv))
+			return bad(err, errlen, "--power-policy: key '%s' given twice", kv);
 		if ((!strcmp(kv, "pd") || !strcmp(kv, "sr")) && !strcmp(eq, "off"))
 			v = -1;
 		else if (parse_num(eq, &v))

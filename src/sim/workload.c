@@ -10,6 +10,8 @@
 
 #include <mempower/machine.h>
 
+#include "io/argv.h"
+
 static const struct mpm_churn_params churn_defaults = {
 	.occupancy = 0.6,
 	.ops = 0,
@@ -259,6 +261,8 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			char *err, size_t errlen)
 {
+	const char *seen[128];	/* a 256-byte string holds fewer "k=v," */
+	unsigned int nr_seen = 0;
 	char *save = NULL;
 
 	for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -272,6 +276,10 @@ static int parse_params(const char *name, char *params, struct mpm_workload *w,
 		*eq = '\0';
 		if (w->kind == MPM_WORKLOAD_NONE) {
 			snprintf(err, errlen, "workload none: unknown key '%s' (it takes none)", kv);
+			return -1;
+		}
+		if (mpm_key_repeated(seen, &nr_seen, 128, kv)) {
+			snprintf(err, errlen, "workload %s: key '%s' given twice", name, kv);
 			return -1;
 		}
 		if (w->kind == MPM_WORKLOAD_CHURN && churn_key(&w->churn, kv, eq + 1, err, errlen))

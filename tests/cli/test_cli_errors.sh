@@ -10,6 +10,11 @@ expect_error 2 "unknown option '--frob'" --frob
 expect_error 2 "unknown command 'frob'" frob
 expect_error 2 "option '--machine' needs a value" run --machine
 expect_error 2 "option '--json' needs a value" run --json
+# an option is not a value: the missing one is named, no file "--check-every-op"
+expect_error 2 "option '--json' needs a value" run --json --check-every-op
+expect_error 2 "option '--policy' needs a value" run --policy --machine 64M
+expect_error 2 "compare: option '--csv' needs a value" compare --experiment pagetest --csv --check
+expect_error 2 "power: option '--memspec' needs a value" power --memspec --list
 expect_error 2 "unexpected argument 'extra'" run extra
 expect_error 2 "unknown option '--format'" run --format all
 checks=$((checks + 1))
@@ -103,6 +108,9 @@ expect_error 1 "cannot write JSON file '$TMP/nodir/r.json': No such file or dire
 	run --machine sandybridge-128g --duration 100000 --json "$TMP/nodir/r.json"
 expect_error 1 "cannot write JSON file '$TMP/dir': Is a directory" \
 	run --machine sandybridge-128g --duration 100000 --json "$TMP/dir"
+mkdir "$TMP/dir.json"
+expect_error 1 "$TMP/dir.json: is a directory, not a machine file" run --machine "$TMP/dir.json"
+expect_error 1 "is a directory, not a memspec file" power --list --memspec "$TMP/dir.json"
 expect_error 1 "cannot write CSV file '/etc/passwd/r.csv': Not a directory" \
 	run --machine sandybridge-128g --duration 100000 --csv /etc/passwd/r.csv
 expect_error 1 "cannot write CSV file" \
@@ -112,5 +120,51 @@ expect "[ ! -e '$TMP/ok.json' ]" "a failed run left its JSON file behind"
 echo keep >"$TMP/keep.json"
 expect_error 1 "unknown policy" run --policy nope --json "$TMP/keep.json"
 expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "an input error clobbered the output file"
+
+# output that cannot reach stdout (a full disk) fails with one line
+for args in "--help" "power --list"; do
+	checks=$((checks + 1))
+	# shellcheck disable=SC2086
+	timeout 60 "$MPM" $args >/dev/full 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+		grep -q "^mempower: cannot write to stdout" "$TMP/err" ||
+		fail "mempower $args >/dev/full: exit $rc (stderr: $(cat "$TMP/err"))"
+done
+
+# a key given twice, as in machine files, is refused
+expect_error 1 "workload pagetest: key 'size' given twice" \
+	run --machine 64M --workload pagetest:size=16M,hold=1,size=32M
+expect_error 1 "--power-policy: key 'pd' given twice" \
+	run --machine 64M --workload none --power ddr3-1600 --power-policy pd=1,pd=2
+
+# one file under two names, or stdout twice: refused, the file kept as it was
+expect_error 1 "--json and --csv name the same file" \
+	run --machine 64M --workload none --json "$TMP/keep.json" --csv "$TMP/./keep.json"
+ln -s keep.json "$TMP/link.json"
+expect_error 1 "--json and --csv name the same file" \
+	run --machine 64M --workload none --json "$TMP/keep.json" --csv "$TMP/link.json"
+expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "a refused pair of outputs clobbered the file"
+expect_error 1 "--json and --csv name the same file" \
+	compare --experiment pagetest --json - --csv -
+expect_error 1 "--json and --csv name the same file" \
+	compare --experiment pagetest --json "$TMP/new.json" --csv "$TMP/new.json"
+expect "[ ! -e '$TMP/new.json' ]" "a refused pair of outputs left a file behind"
+
+# a write that fails half-way (the file size limit) leaves the old file whole
+checks=$((checks + 1))
+capture 120 bash -c 'trap "" XFSZ; ulimit -f 2; exec "$0" "$@"' "$MPM" \
+	run --machine 64M --workload none --json "$TMP/keep.json"
+[ "$rc" -eq 1 ] && [[ "$err" == *"File too large"* ]] ||
+	fail "a write past the size limit: exit $rc (stderr: $err)"
+expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "a failed write truncated the old file"
+expect "[ -z \"\$(ls '$TMP' | grep 'keep.json.')\" ]" "a failed write left its temporary file"
+
+# a result replaces the file the link names, with the file's mode
+chmod 640 "$TMP/keep.json"
+run_mpm run --machine 64M --workload none --json "$TMP/link.json"
+expect "[ $rc -eq 0 ] && [ -L '$TMP/link.json' ] && grep -q mempower.result/1 '$TMP/keep.json'" \
+	"a result did not replace the file behind the link (exit $rc)"
+expect "[ \"\$(stat -c %a '$TMP/keep.json')\" = 640 ]" "a result changed the file's mode"
 
 finish

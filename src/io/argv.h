@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Command-line values, for every command's parser.  The value of an option
+ * given as the next argument ("--json FILE").  An option there is not a value: "--json
+ * --check-every-op" lacks the file name, rather than naming a file
+ * "--check-every-op".  A value that does start with "--" can still be given
+ * as "--json=--odd-name".  One dash is a value: "-" is stdout, "-3" a
+ * number, "-evacuation" a feature removed.
+ */
+#ifndef MPM_IO_ARGV_H
+#define MPM_IO_ARGV_H
+
+#include <stdbool.h>
+#include <string.h>
+
+/* argv[*i + 1], moving *i on to it, or NULL (and *i unchanged) if it is no value. */
+static inline const char *mpm_next_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2))
+		return NULL;
+	return argv[++*i];
+}
+
+/*
+ * In a "key=value,..." list (a workload's parameters, --power-policy) a key
+ * given twice is a mistake, as in machine files, not "the last one wins".
+ * True if @key is in @seen; else it joins them (@max entries at most).
+ */
+static inline bool mpm_key_repeated(const char **seen, unsigned int *nr, unsigned int max,
+				    const char *key)
+{
+	for (unsigned int i = 0; i < *nr; i++)
+		if (!strcmp(seen[i], key))
+			return true;
+	if (*nr < max)
+		seen[(*nr)++] = key;
+	return false;
+}
+
+#endif /* MPM_IO_ARGV_H */
