@@ -3,6 +3,7 @@
 #ifndef MPM_CLI_H
 #define MPM_CLI_H
 
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,6 +105,7 @@ static inline int mpm_cli_output_start(struct mpm_output *o)
  */
 static inline bool mpm_cli_stdout_written(void)
 {
+	errno = 0;	/* an error flag set by an earlier write leaves no errno here */
 	return !fflush(stdout) && !ferror(stdout);
 }
 

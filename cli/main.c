@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 
 	/* help, a listing, a table: output that did not reach stdout is a failure */
 	if (r == MPM_EXIT_OK && !mpm_cli_stdout_written())
-		r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write to stdout: %s", strerror(errno));
+		r = mpm_cli_fail(MPM_EXIT_FAIL, "cannot write to stdout: %s",
+				 strerror(errno ? errno : EIO));
 	return r;
 }

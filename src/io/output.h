@@ -2,15 +2,15 @@
 /*
  * A --json or --csv result file (output.c).  open() before the work checks
  * that @path can be written (NULL: none asked for; "-": stdout) without
- * touching an existing file's contents; a regular file is then written to
- * a temporary file beside it, which close() renames over it once every
- * byte is out, so that a failure at any point leaves the old file whole.
- * start() truncates the file for the few outputs written in place (a FIFO,
- * a device, a file in a directory we may not write).  close() removes the
- * file after a failure if open() created it.  open() and start() return 0,
- * or -1 with a one-line reason in @err; close() 0, or -1 if the file could
- * not be written out.  same() tells whether two outputs would write one
- * regular file, or both stdout.
+ * touching an existing file's contents.  start(), once the results are
+ * ready, points @f at a temporary file beside a regular file, which close()
+ * renames over it once every byte is out, so that a failure at any point
+ * leaves the old file whole -- or truncates the few files written in place
+ * (see output.c).  close() removes the file after a failure if open()
+ * created it.  open() and start() return 0, or -1 with a one-line reason in
+ * @err; close() 0, or -1 if the file could not be written out.  same()
+ * tells whether two outputs would write one regular file, or one of
+ * stdout and stderr.
  */
 #ifndef MPM_IO_OUTPUT_H
 #define MPM_IO_OUTPUT_H

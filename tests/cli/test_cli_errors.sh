@@ -159,6 +159,11 @@ capture 120 bash -c 'trap "" XFSZ; ulimit -f 2; exec "$0" "$@"' "$MPM" \
 	fail "a write past the size limit: exit $rc (stderr: $err)"
 expect "[ \"\$(cat '$TMP/keep.json')\" = keep ]" "a failed write truncated the old file"
 expect "[ -z \"\$(ls '$TMP' | grep 'keep.json.')\" ]" "a failed write left its temporary file"
+checks=$((checks + 1))
+capture 120 bash -c 'trap "" XFSZ; ulimit -f 2; exec "$0" "$@"' "$MPM" \
+	run --machine 64M --workload none --json "$TMP/big.json"
+[ "$rc" -eq 1 ] && [ ! -e "$TMP/big.json" ] ||
+	fail "a failed write of a new file: exit $rc, file left: $(ls "$TMP" | grep big)"
 
 # a result replaces the file the link names, with the file's mode
 chmod 640 "$TMP/keep.json"
@@ -166,5 +171,20 @@ run_mpm run --machine 64M --workload none --json "$TMP/link.json"
 expect "[ $rc -eq 0 ] && [ -L '$TMP/link.json' ] && grep -q mempower.result/1 '$TMP/keep.json'" \
 	"a result did not replace the file behind the link (exit $rc)"
 expect "[ \"\$(stat -c %a '$TMP/keep.json')\" = 640 ]" "a result changed the file's mode"
+
+# a file with another name (a hard link) is written in place: both names see it
+echo old >"$TMP/h1.json"
+ln "$TMP/h1.json" "$TMP/h2.json"
+run_mpm run --machine 64M --workload none --json "$TMP/h1.json"
+expect "[ $rc -eq 0 ] && grep -q mempower.result/1 '$TMP/h2.json'" \
+	"a result broke the file's hard link (exit $rc)"
+# /dev/stdout names the file stdout already writes: written through it, in order
+{ "$MPM" run --machine 64M --workload none --json /dev/stdout; echo after; } >"$TMP/std.txt"
+expect "grep -q mempower.result/1 '$TMP/std.txt' && [ \"\$(tail -n 1 '$TMP/std.txt')\" = after ]" \
+	"--json /dev/stdout replaced the file stdout writes"
+# the temporary file exists only while the result is written: an interrupted
+# run leaves none (the file it created stays, empty, as before)
+timeout -s INT 3 "$MPM" run --duration 100000 --json "$TMP/int.json" >/dev/null 2>&1
+expect "[ -z \"\$(ls '$TMP' | grep 'int.json.')\" ]" "an interrupted run left a temporary file"
 
 finish
