@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command-line values, for every command's parser.  The value of an option
- * given as the next argument ("--json FILE").  An option there is not a value: "--json
- * --check-every-op" lacks the file name, rather than naming a file
- * "--check-every-op".  A value that does start with "--" can still be given
- * as "--json=--odd-name".  One dash is a value: "-" is stdout, "-3" a
- * number, "-evacuation" a feature removed.
+ * Command-line values, for every command's parser.  First, the value of an
+ * option given as the next argument ("--json FILE"): an option there is not
+ * a value, so "--json --check-every-op" lacks the file name rather than
+ * naming a file "--check-every-op".  A value that does start with "--" can
+ * still be given as "--json=--odd-name".  One dash is a value: "-" is
+ * stdout, "-3" a number, "-evacuation" a feature removed.
  */
 #ifndef MPM_IO_ARGV_H
 #define MPM_IO_ARGV_H
