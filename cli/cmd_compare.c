@@ -789,7 +789,8 @@ static int finish(struct compare *c, bool cover)
 	};
 	char err[256];
 
-	if (!c->json || strcmp(c->json, "-")) {
+	/* "-", or a name for the file stdout writes (output.c): the JSON alone */
+	if (c->json_out.f != stdout) {
 		if (cover) {
 			print_cover_table(c, stdout);
 			print_power_table(c, stdout);

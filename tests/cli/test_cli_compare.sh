@@ -98,6 +98,10 @@ expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "pagetest --json -: exit $rc ($err)"
 expect "[[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'free pages per region'* ]]" \
 	"pagetest --json - must print only the JSON"
 expect "[[ \"\$out\" == *'\"schema\": \"mempower.result/1\"'* ]]" "pagetest JSON lacks the schema"
+# a name for the file stdout writes is stdout: the JSON alone, as with -
+run_mpm compare --experiment pagetest --json /dev/stdout
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'free pages per region'* ]]" \
+	"pagetest --json /dev/stdout must print only the JSON (exit $rc)"
 expect "[ \$(printf '%s\n' \"\$out\" | grep -c '\"policy\": \"mainline\"') -eq 3 ]" \
 	"pagetest JSON: want 3 runs"
 for size in 512M 1G 2G; do
