@@ -79,6 +79,13 @@ static bool migrate_async_suitable(int mt)
 	return mt == MIGRATE_MOVABLE;
 }
 
+/* Leave @pfn's pageblock (last_pageblock_nr = it): the next one's first pfn. */
+static uint64_t skip_pageblock(const struct mpm_machine *m, uint64_t pfn, uint64_t *last_pb)
+{
+	*last_pb = pfn >> m->pageblock_order;
+	return (*last_pb + 1) << m->pageblock_order;
+}
+
 /*
  * The async test at @pfn, a pfn that is not a free head: in a pageblock
  * that is not MOVABLE (and not the one last passed over) the walk goes to
@@ -87,12 +94,10 @@ static bool migrate_async_suitable(int mt)
 static uint64_t async_skip(const struct mpm_machine *m, const struct zone *z, uint64_t pfn,
 			   uint64_t *last_pb)
 {
-	uint64_t pb = pfn >> m->pageblock_order;
-
-	if (pb == *last_pb || migrate_async_suitable(get_pageblock_migratetype(m, z, pfn)))
+	if (pfn >> m->pageblock_order == *last_pb ||
+	    migrate_async_suitable(get_pageblock_migratetype(m, z, pfn)))
 		return 0;
-	*last_pb = pb;
-	return (pb + 1) << m->pageblock_order;
+	return skip_pageblock(m, pfn, last_pb);
 }
 
 /*
@@ -134,7 +139,7 @@ static void isolate_migratepages(const struct mpm_machine *m, const struct zone 
 
 	b->nr = 0;
 	while (*pfn < end) {
-		uint64_t p = *pfn, pb = p >> m->pageblock_order, next;
+		uint64_t p = *pfn, next;
 		const struct mpm_page *page = &m->pages[pfn_to_idx(m, p)];
 		uint8_t flags = READ_ONCE(page->flags);
 		uint64_t block = 1ull << READ_ONCE(page->order);
@@ -163,12 +168,7 @@ static void isolate_migratepages(const struct mpm_machine *m, const struct zone 
 		if (block > 1) {
 			/* a huge page, not moved here; unlocked, its pageblock is left */
 			res->failed++;
-			if (!b->nr) {
-				last_pb = pb;
-				*pfn = (pb + 1) << m->pageblock_order;
-			} else {
-				*pfn = p + block;
-			}
+			*pfn = b->nr ? p + block : skip_pageblock(m, p, &last_pb);
 			continue;
 		}
 		b->pfn[b->nr++] = p;

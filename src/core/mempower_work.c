@@ -56,8 +56,8 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
  * region_is_evac_candidate (patch 40): the system is running, the zone is
  * not ZONE_DMA, the pageblock of the block just put on a free list (@idx,
  * its head page after merging) is MOVABLE or RECLAIMABLE, and
- * should_evacuate_region of the head page's region.  "A free in a lower region creates room to pull
- * pages down from higher ones."
+ * should_evacuate_region of the head page's region.  "A free in a lower
+ * region creates room to pull pages down from higher ones."
  */
 void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
 {

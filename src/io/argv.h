@@ -24,16 +24,23 @@ static inline const char *mpm_next_value(int argc, char **argv, int *i)
 /*
  * In a "key=value,..." list (a workload's parameters, --power-policy) a key
  * given twice is a mistake, as in machine files, not "the last one wins".
- * True if @key is in @seen; else it joins them (@max entries at most).
+ * The lists are at most 255 characters, so they hold fewer than 128 keys.
  */
-static inline bool mpm_key_repeated(const char **seen, unsigned int *nr, unsigned int max,
-				    const char *key)
+#define MPM_MAX_KEYS	128
+
+struct mpm_keys {
+	const char *key[MPM_MAX_KEYS];
+	unsigned int nr;
+};
+
+/* True if @key is in @k already; else it joins them. */
+static inline bool mpm_key_repeated(struct mpm_keys *k, const char *key)
 {
-	for (unsigned int i = 0; i < *nr; i++)
-		if (!strcmp(seen[i], key))
+	for (unsigned int i = 0; i < k->nr; i++)
+		if (!strcmp(k->key[i], key))
 			return true;
-	if (*nr < max)
-		seen[(*nr)++] = key;
+	if (k->nr < MPM_MAX_KEYS)
+		k->key[k->nr++] = key;
 	return false;
 }
 

@@ -263,8 +263,7 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			   char *err, size_t errlen)
 {
 	char buf[256], *rest = buf, *kv;
-	const char *seen[128];
-	unsigned int nr_seen = 0;
+	struct mpm_keys seen = { .nr = 0 };
 
 	if (strlen(s) >= sizeof(buf))
 		return bad(err, errlen, "--power-policy: too long");
@@ -278,7 +277,7 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 		if (!eq)
 			return bad(err, errlen, "--power-policy: '%s' is not key=value", kv);
 		*eq++ = 0;
-		if (mpm_key_repeated(seen, &nr_seen, 128, kv))
+		if (mpm_key_repeated(&seen, kv))
 			return bad(err, errlen, "--power-policy: key '%s' given twice", kv);
 		if ((!strcmp(kv, "pd") || !strcmp(kv, "sr")) && !strcmp(eq, "off"))
 			v = -1;

@@ -261,8 +261,7 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			char *err, size_t errlen)
 {
-	const char *seen[128];	/* a 256-byte string holds fewer "k=v," */
-	unsigned int nr_seen = 0;
+	struct mpm_keys seen = { .nr = 0 };
 	char *save = NULL;
 
 	for (char *kv = strtok_r(params, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
@@ -278,7 +277,7 @@ static int parse_params(const char *name, char *params, struct mpm_workload *w,
 			snprintf(err, errlen, "workload none: unknown key '%s' (it takes none)", kv);
 			return -1;
 		}
-		if (mpm_key_repeated(seen, &nr_seen, 128, kv)) {
+		if (mpm_key_repeated(&seen, kv)) {
 			snprintf(err, errlen, "workload %s: key '%s' given twice", name, kv);
 			return -1;
 		}
