@@ -184,6 +184,10 @@ static void check_json(const json_t *root)
 	REQUIRE(root);
 	CHECK(!strcmp(json_string_value(json_object_get(root, "schema")), "mempower.bench/1"));
 	CHECK_EQ_U(json_array_size(results), 8);
+	/* the build's padding, none outside scripts/bench-refpad.sh */
+	CHECK(json_is_integer(json_object_get(json_object_get(root, "config"), "ref_pad_adds")) &&
+	      json_integer_value(json_object_get(json_object_get(root, "config"), "ref_pad_adds")) ==
+		      4 * MPM_REF_PAD);
 	CHECK(json_string_value(json_object_get(host, "cpu_model")) != NULL);
 	CHECK(strstr(json_string_value(json_object_get(host, "compiler")), "gcc") != NULL);
 	for (unsigned int b = 0; b < 4; b++) {
