@@ -24,7 +24,7 @@ struct mpm_counters {
 	uint64_t pgfree;		/* pages freed */
 	uint64_t alloc_failures;
 	uint64_t slowpath;		/* allocations that missed the low watermark pass */
-	uint64_t kswapd_wakeups;
+	uint64_t kswapd_wakeups;	/* slow-path zones below their high watermark (wakeup_kswapd) */
 	uint64_t fallbacks;		/* __rmqueue_fallback successes (mm_page_alloc_extfrag) */
 	uint64_t fragmenting_fallbacks;	/* fallbacks that did not claim the block */
 	uint64_t pageblock_claims;	/* pageblocks whose migratetype changed on fallback */

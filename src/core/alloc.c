@@ -152,23 +152,36 @@ static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_g
 }
 
 /*
- * prepare_slowpath: wake kswapd for every zone of the zonelist (counted;
- * the simulator provides reclaim) and refill the fair-policy batches to
- * high - low watermark.  3.12.0 refills with mod_zone_page_state(), which
- * goes through the calling cpu's differential: the zone sees the refill
- * only once that differential passes the stat threshold, or at the next
- * vmstat fold.  The read is zone_page_state(), clamped at 0 as on SMP, so
+ * wakeup_kswapd (3.12, mm/vmscan.c): a wakeup only for a zone that is not
+ * balanced, zone_balanced(zone, order, 0, 0): the high watermark for
+ * @order, classzone 0.  Counted; the library has no kswapd to wake (the
+ * simulator's own reclaim, sim/reclaim.c, runs at its quanta), so neither
+ * the sleeping-kswapd test nor zone_balanced's compaction_suitable for
+ * order > 0 applies: a count of the zones kswapd would be asked to balance.
+ */
+static void wakeup_kswapd(struct zone *z, unsigned int order)
+{
+	if (!__zone_watermark_ok(z, order, z->watermark[WMARK_HIGH], 0, 0))
+		ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
+}
+
+/*
+ * prepare_slowpath: wake kswapd for every zone of the zonelist and refill
+ * the fair-policy batches to high - low watermark.  3.12.0 refills with
+ * mod_zone_page_state(), which goes through the calling cpu's
+ * differential: the zone sees the refill only once that differential
+ * passes the stat threshold, or at the next vmstat fold.  The read is zone_page_state(), clamped at 0 as on SMP, so
  * an overdrawn batch carries its debt into the next round.
  */
-static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, struct zone **zl,
-			     unsigned int cpu)
+static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
+			     struct zone **zl, unsigned int cpu)
 {
 	for (struct zone **zp = zl; *zp; zp++) {
 		struct zone *z = *zp;
 		long batch;
 
 		if (!(gfp & MPM___GFP_NO_KSWAPD))
-			ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
+			wakeup_kswapd(z, order);
 		if (m->zone_reclaim_mode && z->node != zl[0]->node)
 			continue;
 		batch = READ_ONCE(z->vm_alloc_batch);
@@ -206,7 +219,7 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 	ADD_ONCE(zl[0]->ev[ZEV_SLOWPATH], 1);
 	/* GFP_THISNODE callers fall back by themselves: no slow path. */
 	if ((gfp & GFP_THISNODE) != GFP_THISNODE) {
-		prepare_slowpath(m, gfp, zl, cpu);
+		prepare_slowpath(m, gfp, order, zl, cpu);
 		pfn = get_page_from_freelist(m, gfp, order, zl,
 					     gfp_to_alloc_flags(gfp), migratetype, cpu);
 	}

@@ -9,17 +9,19 @@
  * gfp_zone: the GFP_ZONE_TABLE of a 64-bit kernel without highmem, indexed
  * by the four zone modifier bits (DMA, HIGHMEM, DMA32, MOVABLE): DMA -> DMA,
  * DMA32 -> DMA32, HIGHMEM|MOVABLE -> MOVABLE, anything else (HIGHMEM or
- * MOVABLE alone) -> NORMAL.  Combinations the kernel calls BAD resolve by
- * the first match in that order.
+ * MOVABLE alone) -> NORMAL.  The combinations GFP_ZONE_BAD lists (DMA with
+ * DMA32 or HIGHMEM, DMA32 with HIGHMEM, and those with MOVABLE) have no
+ * entry in GFP_ZONE_TABLE, so the kernel reads zone 0, ZONE_DMA (and
+ * VM_BUG_ONs only with CONFIG_DEBUG_VM): so do we.
  */
 static inline unsigned int gfp_zone(mpm_gfp_t gfp)
 {
 	static const uint8_t table[16] = {
 		[0x0] = MPM_ZONE_NORMAL, [0x1] = MPM_ZONE_DMA, [0x2] = MPM_ZONE_NORMAL,
 		[0x3] = MPM_ZONE_DMA, [0x4] = MPM_ZONE_DMA32, [0x5] = MPM_ZONE_DMA,
-		[0x6] = MPM_ZONE_DMA32, [0x7] = MPM_ZONE_DMA, [0x8] = MPM_ZONE_NORMAL,
+		[0x6] = MPM_ZONE_DMA, [0x7] = MPM_ZONE_DMA, [0x8] = MPM_ZONE_NORMAL,
 		[0x9] = MPM_ZONE_DMA, [0xa] = MPM_ZONE_MOVABLE, [0xb] = MPM_ZONE_DMA,
-		[0xc] = MPM_ZONE_DMA32, [0xd] = MPM_ZONE_DMA, [0xe] = MPM_ZONE_DMA32,
+		[0xc] = MPM_ZONE_DMA32, [0xd] = MPM_ZONE_DMA, [0xe] = MPM_ZONE_DMA,
 		[0xf] = MPM_ZONE_DMA,
 	};
 

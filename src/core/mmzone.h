@@ -197,7 +197,6 @@ struct zone {
 	 */
 	_Atomic uint8_t *pageblock_flags;
 	uint64_t pageblock_base_pfn;	/* zone_start_pfn rounded down to a pageblock */
-	int nr_migrate_reserve_block;
 
 	uint64_t zone_start_pfn;
 	uint64_t spanned_pages;

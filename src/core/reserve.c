@@ -4,7 +4,10 @@
  * first movable pageblocks of a zone, as many as the min watermark covers
  * in whole pageblocks but at most 2, are set aside as a last resort for
  * high-order atomic allocations.  Blocks that contain a hole are skipped:
- * their reserved pages never free.
+ * their reserved pages never free.  As in 3.12 the walk goes over the
+ * whole zone and hands back any RESERVE block beyond the count (3.13's
+ * nr_migrate_reserve_block shortcut, which stops early at boot, is not
+ * here; the two give the same blocks when run once, as here).
  */
 #include "mmzone.h"
 
@@ -24,13 +27,9 @@ void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z)
 	uint64_t start_pfn = (z->zone_start_pfn + nr - 1) & ~(uint64_t)(nr - 1);
 	int reserve = (int)(((z->watermark[WMARK_MIN] + nr - 1) & ~(nr - 1)) >>
 			    m->pageblock_order);
-	int old_reserve = z->nr_migrate_reserve_block;
 
 	if (reserve > 2)
 		reserve = 2;
-	if (reserve == old_reserve)
-		return;
-	z->nr_migrate_reserve_block = reserve;
 
 	for (uint64_t pfn = start_pfn; pfn < end_pfn; pfn += nr) {
 		int mt = get_pageblock_migratetype(m, z, pfn);
@@ -50,9 +49,6 @@ void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z)
 				reserve--;
 				continue;
 			}
-		} else if (!old_reserve) {
-			/* At boot there is nothing to take back. */
-			break;
 		}
 		/* Reserve met: a previously reserved block goes back. */
 		if (mt == MIGRATE_RESERVE) {

@@ -7,6 +7,18 @@
 #include "machines.h"
 #include "mmzone.h"
 
+/* The zone's MIGRATE_RESERVE pageblocks, from the pageblock bitmap. */
+static unsigned int zone_reserve_blocks(struct mpm_machine *m, struct zone *z)
+{
+	unsigned long nr = pageblock_nr_pages(m);
+	unsigned int n = 0;
+
+	for (uint64_t pfn = z->pageblock_base_pfn; pfn < zone_end_pfn(z); pfn += nr)
+		n += get_pageblock_migratetype(m, z, pfn < z->zone_start_pfn ?
+					       z->zone_start_pfn : pfn) == MIGRATE_RESERVE;
+	return n;
+}
+
 static void test_sandybridge_regions(void)
 {
 	struct test_machine t;
@@ -120,8 +132,8 @@ static void test_boot_pageblocks_and_pcp(void)
 		CHECK_EQ_U(mpm_min_free_kbytes(m), r);
 	}
 	/* min wmark in whole pageblocks, at most 2: DMA 1, DMA32 1, Normal 2 */
-	CHECK_EQ_U(normal->nr_migrate_reserve_block, 2);
-	CHECK_EQ_U(m->zones[1].nr_migrate_reserve_block, 1);
+	CHECK_EQ_U(zone_reserve_blocks(m, normal), 2);
+	CHECK_EQ_U(zone_reserve_blocks(m, &m->zones[1]), 1);
 	CHECK_EQ_U(mpm_pageblocks_mt(m, MIGRATE_RESERVE), 1 + 1 + 2 + 2);
 	/* protection: DMA against MOVABLE equals against NORMAL (no Movable zone) */
 	CHECK_EQ_U(dma->lowmem_reserve[MPM_ZONE_DMA32], 520192 / 256);

@@ -2,11 +2,15 @@
 /*
  * Zonelists: 3.12's default_zonelist_order() picks zone order on a
  * two-socket machine whose DMA/DMA32 is small, node order on the machines
- * its rules name; both orders are built as build_zonelists builds them;
- * and the fair zone policy's refill goes through the calling cpu's
- * NR_ALLOC_BATCH differential, as prepare_slowpath's mod_zone_page_state()
- * does, so a small zone's refill can wait in the differential.
+ * its rules name, counting managed pages where 3.12 does; both orders are
+ * built as build_zonelists builds them, nodes in find_next_best_node's
+ * order; gfp_zone reads GFP_ZONE_TABLE; and the fair zone policy's refill
+ * goes through the calling cpu's NR_ALLOC_BATCH differential, as
+ * prepare_slowpath's mod_zone_page_state() does, so a small zone's refill
+ * can wait in the differential -- waking no kswapd while the zones are
+ * balanced.
  */
+#include "gfp.h"
 #include "machines.h"
 #include "mmzone.h"
 
@@ -133,6 +137,96 @@ static void test_default_picks_node_order(void)
 }
 
 /*
+ * default_zonelist_order's "DMA/DMA32 is big" test counts managed pages,
+ * as 3.12's first pass does: DMA/DMA32 just over half of the present
+ * pages, but 2000 of them memblock-reserved, is under half of the managed
+ * pages, and node 0's 67 % DMA32 is under the 70 % rule: zone order.
+ */
+static void test_default_counts_managed_pages(void)
+{
+	static struct mpm_hole_spec reserved[1];
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint64_t normal = GiB_PAGES(1), dma32 = 2 * normal + 1000 - 4095;
+
+	two_socket(&t, dma32, normal, normal, MPM_ZONELIST_ORDER_DEFAULT);
+	m = tm_create(&t);
+	CHECK(mpm_zonelist_order(m) == MPM_ZONELIST_ORDER_NODE);	/* present: over half */
+	mpm_machine_destroy(m);
+
+	reserved[0] = (struct mpm_hole_spec){ 8192, 8192 + 2000 };
+	t.spec.reserved = reserved;
+	t.spec.nr_reserved = 1;
+	m = tm_create(&t);
+	CHECK(mpm_zonelist_order(m) == MPM_ZONELIST_ORDER_ZONE);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * gfp_zone over all sixteen zone-modifier combinations: GFP_ZONE_TABLE of
+ * x86_64 (no highmem: HIGHMEM alone is NORMAL), and zone 0, DMA, for the
+ * eight that GFP_ZONE_BAD lists.
+ */
+static void test_gfp_zone_table(void)
+{
+	static const unsigned int want[16] = {
+		MPM_ZONE_NORMAL, MPM_ZONE_DMA, MPM_ZONE_NORMAL, MPM_ZONE_DMA,	/* 3: BAD */
+		MPM_ZONE_DMA32, MPM_ZONE_DMA, MPM_ZONE_DMA, MPM_ZONE_DMA,	/* 5-7: BAD */
+		MPM_ZONE_NORMAL, MPM_ZONE_DMA, MPM_ZONE_MOVABLE, MPM_ZONE_DMA,	/* b: BAD */
+		MPM_ZONE_DMA32, MPM_ZONE_DMA, MPM_ZONE_DMA, MPM_ZONE_DMA,	/* d-f: BAD */
+	};
+
+	for (mpm_gfp_t g = 0; g < 16; g++)
+		CHECK_EQ_U(gfp_zone(g | MPM_GFP_KERNEL), want[g]);
+}
+
+/* @nodes nodes of one Normal zone of 64 MiB each, @cpus cpus, node order. */
+static struct mpm_machine *normal_nodes(struct test_machine *t, unsigned int nodes,
+					unsigned int cpus)
+{
+	memset(t, 0, sizeof(*t));
+	for (unsigned int n = 0; n < nodes; n++)
+		t->zones[n] = (struct mpm_zone_spec){ n, MPM_ZONE_NORMAL,
+						      GiB_PAGES(4) + n * MiB_PAGES(64),
+						      GiB_PAGES(4) + (n + 1) * MiB_PAGES(64) };
+	tm_link(t, nodes, nodes, 0);
+	t->spec.nr_cpus = cpus;
+	return tm_create(t);
+}
+
+/*
+ * find_next_best_node with uniform distances: every node with cpus gives
+ * nid, nid + 1, ...; with cpus on nodes 0 and 2 only, the headless nodes
+ * 1 and 3 come before a node with cpus at the same distance, the node
+ * below the local one pays one more, and node_load, kept across the
+ * nodes' builds, breaks ties -- the orders worked out by hand from the
+ * 3.12 code.
+ */
+static void test_node_order_prefers_headless_nodes(void)
+{
+	static const int all_cpus[4][4] = { { 0, 1, 2, 3 }, { 1, 2, 3, 0 },
+					    { 2, 3, 0, 1 }, { 3, 0, 1, 2 } };
+	static const int two_cpus[4][4] = { { 0, 1, 3, 2 }, { 1, 3, 2, 0 },
+					    { 2, 3, 1, 0 }, { 3, 1, 0, 2 } };
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	m = normal_nodes(&t, 4, 4);
+	CHECK(mpm_zonelist_order(m) == MPM_ZONELIST_ORDER_NODE);	/* no DMA/DMA32 */
+	for (unsigned int nid = 0; nid < 4; nid++)
+		CHECK(zonelist_is(m, nid, MPM_ZONE_NORMAL, false, all_cpus[nid], 4));
+	mpm_machine_destroy(m);
+
+	m = normal_nodes(&t, 4, 2);
+	REQUIRE(mpm_cpu_to_node(m, 0) == 0 && mpm_cpu_to_node(m, 1) == 2);
+	for (unsigned int nid = 0; nid < 4; nid++)
+		CHECK(zonelist_is(m, nid, MPM_ZONE_NORMAL, false, two_cpus[nid], 4));
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
+/*
  * Where the fast path goes once node 0's Normal zone has used its fair
  * batch: node 1's Normal in zone order, DMA32 in node order.
  */
@@ -176,6 +270,7 @@ static void test_batch_refill_through_differential(void)
 	struct per_cpu_pages *pcp;
 	long refill, batch = 0, diff = 0;
 	uint64_t slow, in_dma32 = 0;
+	struct mpm_counters c;
 	int rounds = 0;
 
 	two_socket(&t, MiB_PAGES(48), GiB_PAGES(2), GiB_PAGES(2), 0);
@@ -214,6 +309,13 @@ static void test_batch_refill_through_differential(void)
 	}
 	CHECK(rounds == 2);
 	CHECK(in_dma32 == 0);		/* no fast-path page from DMA32 that round */
+	/*
+	 * Both slow paths came from spent fair batches, with every zone far
+	 * above its high watermark: wakeup_kswapd finds each zone balanced.
+	 */
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.slowpath, 2);
+	CHECK_EQ_U(c.kswapd_wakeups, 0);
 	mpm_machine_destroy(m);
 }
 
@@ -222,6 +324,9 @@ int main(void)
 	test_zone_order_by_default();
 	test_node_order_asked_for();
 	test_default_picks_node_order();
+	test_default_counts_managed_pages();
+	test_gfp_zone_table();
+	test_node_order_prefers_headless_nodes();
 	test_fast_path_follows_the_order();
 	test_batch_refill_through_differential();
 	return t_report("core/zonelist");
