@@ -390,10 +390,8 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 	memset(c->region_blocks, 0, z->nr_regions * sizeof(*c->region_blocks));
 	for (uint32_t p = pg[head].next; p != head; p = pg[p].next) {
 		uint64_t pfn = idx_to_pfn(c->m, p);
-		/* the head's region, or with the region allocator its MAX_ORDER-1 block's */
-		uint64_t first = z->ralloc ? pfn & ~((1ull << (MAX_ORDER - 1)) - 1) : pfn;
-		uint32_t rid = pfn_zone_region_id(c->m, z, first < z->zone_start_pfn ?
-							   z->zone_start_pfn : first);
+		/* the head page's region, in every policy */
+		uint32_t rid = pfn_zone_region_id(c->m, z, pfn);
 
 		if (rid != block_region(s, p))
 			return bad(c, z, "block_region of pfn %llu is %u, its region by the rule %u",
@@ -496,11 +494,15 @@ static int check_ralloc(struct check *c, const struct zone *z)
 		if (n != ra->region[r].nr_blocks)
 			return bad(c, z, "held region %u: %u of its %u MAX_ORDER-1 blocks held",
 				   r, n, ra->region[r].nr_blocks);
-		for (unsigned int o = 0; o < MAX_ORDER; o++)
-			for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-				if (mr_list_of(z->sorted, o, mt, r)->nr_free)
-					return bad(c, z, "held region %u also has blocks on free_list[%u][%s]",
-						   r, o, mpm_migratetype_name(mt));
+		/*
+		 * Its MAX_ORDER-1 blocks are all held, so none is on a list;
+		 * pieces of a block headed in the region below that straddles
+		 * into it may be, filed under it by their heads (block_region).
+		 */
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			if (mr_list_of(z->sorted, MAX_ORDER - 1, mt, r)->nr_free)
+				return bad(c, z, "held region %u also has blocks on free_list[%u][%s]",
+					   r, MAX_ORDER - 1, mpm_migratetype_name(mt));
 	}
 	if (pages != ra->nr_pages || held != ra->nr_held ||
 	    (!(c->m->features & MPM_FEATURE_RALLOC_BIAS) && held != ra->nr_stack))

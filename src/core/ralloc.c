@@ -77,8 +77,8 @@ int region_allocator_init(struct mpm_machine *m, struct zone *z,
 	}
 	/*
 	 * A zone edge inside a MAX_ORDER-1 window leaves a partial window,
-	 * whose blocks belong to the region of its first pfn (block_region):
-	 * that region can never be all MAX_ORDER-1 blocks, so never returned.
+	 * which never merges into a MAX_ORDER-1 block: the region of its
+	 * first pfn can never be all MAX_ORDER-1 blocks, so never returned.
 	 */
 	if (z->nr_regions && (z->zone_start_pfn & ((1ull << (MAX_ORDER - 1)) - 1)))
 		ra->region[pfn_zone_region_id(m, z, z->zone_start_pfn)].nr_blocks = 0;

@@ -25,11 +25,7 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 		free(s);
 		return -1;
 	}
-	/* block_region(): the head page's region unless regions are held whole */
-	s->block_mask = (m->features & MPM_FEATURE_REGION_ALLOCATOR) ?
-			~(uint64_t)((1u << (MAX_ORDER - 1)) - 1) : ~(uint64_t)0;
 	s->idx_to_region_pfn = m->pfn_base - z->region_base_pfn;
-	s->zone_start_idx = z->zone_start_pfn - m->pfn_base;
 	s->region_shift = m->region_shift;
 	s->first_node_region = z->first_node_region;
 	for (size_t i = 0; i < lists * nr; i++)

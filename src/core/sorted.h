@@ -22,9 +22,9 @@
  *  - del_from_freelist: a block deleted from the middle moves its region's
  *    page_block back one entry if it was that block.
  *
- * A block belongs to the region of its head page (page_zone_region_id),
- * or with the region allocator to its MAX_ORDER-1 block's (block_region).
- * Counts here are of blocks; the per-region *page* counts that decide
+ * A block belongs to the region of its head page (page_zone_region_id,
+ * block_region()), with or without the region allocator.  Counts here are
+ * of blocks; the per-region *page* counts that decide
  * whether a region is free live in region.h, in every policy.
  *
  * The bookkeeping hangs off zone->sorted, NULL in policies without the
@@ -76,9 +76,7 @@ struct sorted_free_lists {
 	int8_t bias_stale[MIGRATE_TYPES];
 	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
 	/* page index -> zone region id, without the machine: see block_region() */
-	uint64_t block_mask;		/* ~(MAX_ORDER-1 block - 1) with the region allocator, else ~0 */
 	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
-	uint64_t zone_start_idx;	/* page index of zone_start_pfn */
 	unsigned int region_shift;
 	unsigned int first_node_region;
 	struct mem_region_list *mr_mem;		/* [region][mt][order]: mr_list_of() */
@@ -97,28 +95,19 @@ static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists 
 }
 
 /*
- * The zone region of the block at page index @idx.  Without the region
- * allocator it is the region of the block's head page,
- * page_zone_region_id() as patches 06 and 09 file every block.  With it, it
- * is the region of the MAX_ORDER-1 block that contains @idx (its first pfn
- * in the zone): where region boundaries are not MAX_ORDER-1 aligned
- * (node-relative regions start at pfn 1 on x86) a MAX_ORDER-1 block
- * straddles two regions, and the patch would file the pieces split off it
- * under whichever region their own head falls in -- possibly a region the
- * region allocator holds whole.  Kept with their block's region instead,
- * the allocator's "all of the region's blocks" is a closed set (see
- * ralloc.h and docs/patchset-rules.md).  The two rules agree wherever
- * region boundaries are MAX_ORDER-1 aligned.  s->block_mask picks the rule
- * (~0 keeps @idx, the head); the page array starts MAX_ORDER-1 aligned
- * (layout_page_array), so the index can be rounded like the pfn.
+ * The zone region of the block at page index @idx: the region of its head
+ * page, page_zone_region_id() as patches 06 and 09 file every block, with
+ * or without the region allocator.  Where region boundaries are not
+ * MAX_ORDER-1 aligned (node-relative regions start at pfn 1 on x86) a
+ * MAX_ORDER-1 block straddles two regions, and the pieces split off it are
+ * filed under whichever region their own head falls in -- possibly a
+ * region the region allocator holds, which only ever deals in MAX_ORDER-1
+ * blocks ("We keep only MAX_ORDER-1 pages in the region allocator", patch
+ * 28) and so never misses them (docs/patchset-rules.md).
  */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
 {
-	uint64_t first = idx & s->block_mask;
-
-	if (first < s->zone_start_idx)
-		first = s->zone_start_idx;
-	return (uint32_t)((first + s->idx_to_region_pfn) >> s->region_shift) -
+	return (uint32_t)((idx + s->idx_to_region_pfn) >> s->region_shift) -
 	       s->first_node_region;
 }
 

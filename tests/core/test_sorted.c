@@ -358,8 +358,8 @@ static void test_allocation_order(void)
 
 /*
  * Which region a piece of a straddling MAX_ORDER-1 block is filed under:
- * its head page's (patches 06, 09) in the sorted lists alone; its block's
- * once the region allocator holds regions whole (block_region()).
+ * its head page's (patches 06, 09), with or without the region allocator
+ * (block_region()).
  */
 static void test_straddling_piece(void)
 {
@@ -381,9 +381,49 @@ static void test_straddling_piece(void)
 		z = &m->zones[0];
 		/* pfn 2500 lies in region 1, in the block [2048, 3072) headed in region 0 */
 		CHECK_EQ_U(mpm_pfn_to_region(m, 2500), 1);
-		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 2500)), (i ? 0u : 1u));
+		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 2500)), 1);
 		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 2048)), 0);
 		CHECK_EQ_U(block_region(z->sorted, pfn_to_idx(m, 100)), 0);
+		mpm_machine_destroy(m);
+	}
+}
+
+/*
+ * The filing decides which of two free blocks goes first.  With every
+ * MAX_ORDER-1 window allocated as order-9 halves, A = [3072, 3584) lies in
+ * region 1 and B = [4608, 5120) in region 2, inside the window [4096, 5120)
+ * headed in region 1.  Filed by their heads, A's region comes first; filed
+ * by their window, both would be region 1's and the later one, B, would
+ * go first (before the region's page_block).  The region allocator holds
+ * nothing here (no region is free), so `split` must agree with `sorted`.
+ */
+static void test_straddling_piece_order(void)
+{
+	static const unsigned long policies[2] = {
+		MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS,
+		MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
+		MPM_FEATURE_REGION_ALLOCATOR | MPM_FEATURE_RALLOC_BIAS,
+	};
+
+	for (int i = 0; i < 2; i++) {
+		struct test_machine t;
+		struct mpm_machine *m;
+		bool a = false, b = false;
+		uint64_t pfn;
+
+		tm_flat(&t, 1, 16384, 1);	/* regions [1, 2049), [2049, 4097), ... */
+		t.spec.region_shift = 11;
+		t.spec.features = policies[i];
+		m = tm_create(&t);
+		while ((pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 9, 0)) != MPM_NO_PFN) {
+			a |= pfn == 3072;
+			b |= pfn == 4608;
+		}
+		REQUIRE(a && b);
+		REQUIRE(mpm_free_pages(m, 3072, 9, 0) == 0);
+		REQUIRE(mpm_free_pages(m, 4608, 9, 0) == 0);
+		CHECK_EQ_U(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 9, 0), 3072);
+		CHECK_EQ_U(tm_check(m), 0);
 		mpm_machine_destroy(m);
 	}
 }
@@ -395,5 +435,6 @@ int main(void)
 	test_region_bias();
 	test_allocation_order();
 	test_straddling_piece();
+	test_straddling_piece_order();
 	return t_report("core/sorted");
 }
