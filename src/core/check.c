@@ -504,11 +504,11 @@ static int check_ralloc(struct check *c, const struct zone *z)
 				return bad(c, z, "held region %u also has blocks on free_list[%u][%s]",
 					   r, MAX_ORDER - 1, mpm_migratetype_name(mt));
 	}
-	if (pages != ra->nr_pages || held != ra->nr_held ||
+	if (pages != READ_ONCE(ra->nr_pages) || held != READ_ONCE(ra->nr_held) ||
 	    (!(c->m->features & MPM_FEATURE_RALLOC_BIAS) && held != ra->nr_stack))
 		return bad(c, z, "region allocator holds %llu pages in %llu regions, counts say %llu in %u",
 			   (unsigned long long)pages, (unsigned long long)held,
-			   (unsigned long long)ra->nr_pages, ra->nr_held);
+			   (unsigned long long)READ_ONCE(ra->nr_pages), READ_ONCE(ra->nr_held));
 	expect = (c->m->features & MPM_FEATURE_RALLOC_BIAS) ? find_first_region(&ra->mask) :
 		 ra->nr_stack ? (long)ra->stack[ra->nr_stack - 1] : -1;
 	if (ra->next_region != expect)

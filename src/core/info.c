@@ -334,8 +334,8 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 			c->ra_to_pa += READ_ONCE(ra->ev[RA_RA_TO_PA]);
 			c->ra_cache_hits += READ_ONCE(ra->ev[RA_CACHE_HITS]);
 			c->ra_move_freepages += READ_ONCE(ra->ev[RA_MOVE_FREEPAGES]);
-			c->ra_pages += ra->nr_pages;
-			c->ra_regions += ra->nr_held;
+			c->ra_pages += READ_ONCE(ra->nr_pages);
+			c->ra_regions += READ_ONCE(ra->nr_held);
 		}
 		c->pcp_refills += READ_ONCE(z->ev[ZEV_PCP_REFILLS]);
 		c->pcp_drains += READ_ONCE(z->ev[ZEV_PCP_DRAINS]);

@@ -231,9 +231,9 @@ static void add_to_region_allocator(struct mpm_machine *m, struct zone *z, int m
 
 	ra->region[rid].nr_free = n;
 	ra->region[rid].mt = (uint8_t)mt;
-	ra->nr_pages += (uint64_t)n << (MAX_ORDER - 1);
+	ADD_ONCE(ra->nr_pages, (uint64_t)n << (MAX_ORDER - 1));
 	set_region_bit(&ra->mask, rid);
-	ra->nr_held++;
+	ADD_ONCE(ra->nr_held, 1);
 	if (!(m->features & MPM_FEATURE_RALLOC_BIAS))
 		ra->stack[ra->nr_stack++] = rid;
 	pick_next_region(m, ra);
@@ -309,9 +309,9 @@ void __del_from_region_allocator(struct mpm_machine *m, struct zone *z, int mt, 
 	claim_region_blocks(m, z, r, mt);
 	add_to_freelist_bulk(m, z, MAX_ORDER - 1, mt, rid, r->list, n);
 	r->nr_free = 0;
-	ra->nr_pages -= (uint64_t)n << (MAX_ORDER - 1);
+	ADD_ONCE(ra->nr_pages, -((uint64_t)n << (MAX_ORDER - 1)));
 	clear_region_bit(&ra->mask, rid);
-	ra->nr_held--;
+	ADD_ONCE(ra->nr_held, -1);
 	if (!(m->features & MPM_FEATURE_RALLOC_BIAS))
 		stack_remove(ra, rid);	/* O(held): only without the bias */
 	pick_next_region(m, ra);

@@ -59,9 +59,9 @@ struct region_allocator {
 	uint64_t *mask_mem;
 	uint32_t *stack;		/* without ralloc_bias: held regions, latest last */
 	uint32_t nr_stack;
-	uint32_t nr_held;		/* regions held */
+	_Atomic uint32_t nr_held;	/* regions held; read unlocked by mpm_counters */
 	long next_region;		/* the region handed out next; -1: none held */
-	uint64_t nr_pages;		/* pages held */
+	_Atomic uint64_t nr_pages;	/* pages held; read unlocked by mpm_counters */
 	_Atomic uint64_t ev[NR_RA_EVENTS];
 };
 
