@@ -32,7 +32,8 @@ double mpm_cli_system_w(const struct mpm_power_policy *pol, const struct mpm_mac
 static void list(const struct mpm_memspec *s)
 {
 	struct mpm_memspec_power d;
-	double per_512m;
+	struct mpm_power_policy pol;
+	double per_512m, ref[MPM_NR_PSTATES];
 	const struct { const char *state, *cur; double ma, mpp, w; } rows[] = {
 		{ "active standby", "IDD3N", s->idd3n, s->ipp3n, 0 },
 		{ "precharge standby", "IDD2N", s->idd2n, s->ipp2n, 0 },
@@ -42,6 +43,8 @@ static void list(const struct mpm_memspec *s)
 	};
 
 	mpm_memspec_derive(s, &d);
+	mpm_power_policy_default(&pol);
+	mpm_memspec_refresh_w(s, &d, pol.pd_timer_clk, ref);
 	per_512m = (double)(512ull << 20) / (double)d.device_bytes;
 	printf("memspec %s (%s)\n", s->name, s->source);
 	printf("device  x%u, %u banks x %u rows x %u columns = %llu MiB; BL%u, %g MHz clock "
@@ -51,8 +54,12 @@ static void list(const struct mpm_memspec *s)
 	printf("domain  a 512 MiB region holds %.3g devices (a 64-bit rank is %u devices)\n",
 	       per_512m, 64 / s->width);
 	printf("timing  tRC %g, tRAS %g, tRFC %g (%.1f ns), tREFI %g (%.3f us), tXP %g (%.2f ns), "
-	       "tXS %g (%.1f ns) clocks\n", s->rc, s->ras, s->rfc, s->rfc * d.tck_s * 1e9, s->refi,
-	       s->refi * d.tck_s * 1e6, s->xp, d.xp_s * 1e9, s->xs, d.xs_s * 1e9);
+	       "tXS %g (%.1f ns), tXPDLL %g, tXSDLL %g clocks\n", s->rc, s->ras, s->rfc,
+	       s->rfc * d.tck_s * 1e9, s->refi, s->refi * d.tck_s * 1e6, s->xp, d.xp_s * 1e9, s->xs,
+	       d.xs_s * 1e9, s->xpdll, s->xsdll);
+	printf("exits   an access waits %.2f ns after power-down (%s), %.1f ns after self-refresh\n",
+	       d.pd_exit_s * 1e9, s->pd_dll_off ? "DLL off: tXPDLL" : "DLL on: tXP",
+	       d.sr_exit_s * 1e9);
 	printf("supply  VDD %g V%s", s->vdd, s->vpp > 0 ? "" : "\n");
 	if (s->vpp > 0)
 		printf(", VPP %g V\n", s->vpp);
@@ -65,16 +72,19 @@ static void list(const struct mpm_memspec *s)
 		       s->ipp3n, s->ipp3p, s->ipp4r, s->ipp4w, s->ipp5, s->ipp6);
 	printf("\n%-22s %-6s %12s %14s %16s\n", "state", "IDD", "mW/device",
 	       "+refresh mW", "mW per 512 MiB");
+	/* rows in enum mpm_pstate order; self-refresh includes its refresh */
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		double w = (rows[i].ma * s->vdd + rows[i].mpp * s->vpp) / 1000;
-		double ref = i < 4 ? d.refresh_w : 0;	/* self-refresh includes its refresh */
 
 		printf("%-22s %-6s %12.2f %14.2f %16.2f\n", rows[i].state, rows[i].cur, w * 1e3,
-		       (w + ref) * 1e3, (w + ref) * per_512m * 1e3);
+		       (w + ref[i]) * 1e3, (w + ref[i]) * per_512m * 1e3);
 	}
 	printf("%-22s %-6s %12.2f %14.2f %16.2f\n", "off", "-", 0.0, 0.0, 0.0);
-	printf("\nrefresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = %.3f mW per device\n",
-	       d.refresh_w * 1e3);
+	printf("\nrefresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = %.3f mW per device, over\n"
+	       "         active standby; each REF also wakes a powered-down rank for tXP,\n"
+	       "         tRFC and the %g-clock power-down timer (the default policy);\n"
+	       "         a self-refresh entry costs %.2f nJ per device (a REF at IDD5)\n",
+	       d.refresh_w * 1e3, pol.pd_timer_clk, d.sr_entry_j * 1e9);
 	printf("energy   ACT+PRE %.3f nJ/device, read burst %.3f nJ/device, write burst %.3f nJ/device\n",
 	       d.act_j * 1e9, d.rd_burst_j * 1e9, d.wr_burst_j * 1e9);
 	printf("         4 KiB read %.1f nJ, 4 KiB write %.1f nJ, 64 B line %.2f nJ; "

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 enum kind { K_COUNT, K_CURRENT, K_VOLTAGE, K_FREQ, K_CLOCKS };
@@ -47,6 +48,8 @@ static const struct field fields[] = {
 	{ TIME, { "REFI" }, K_CLOCKS, true, D(refi) },
 	{ TIME, { "XP" }, K_CLOCKS, true, D(xp) },
 	{ TIME, { "XS" }, K_CLOCKS, true, D(xs) },
+	{ TIME, { "XPDLL" }, K_CLOCKS, false, D(xpdll) },
+	{ TIME, { "XSDLL" }, K_CLOCKS, false, D(xsdll) },
 	{ POW, { "idd0", "idd01" }, K_CURRENT, true, D(idd0) },
 	{ POW, { "idd2n", "idd2n1" }, K_CURRENT, true, D(idd2n) },
 	{ POW, { "idd2p", "idd2p0" }, K_CURRENT, true, D(idd2p) },
@@ -190,7 +193,7 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 {
 	struct ctx c = { path, err, errlen };
 	json_error_t je;
-	json_t *root, *id;
+	json_t *root, *id, *type;
 	struct stat st;
 	char msg[256];
 	int r = -1;
@@ -211,6 +214,9 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 	}
 	id = json_object_get(root, "memoryId");
 	snprintf(s->name, sizeof(s->name), "%s", json_is_string(id) ? json_string_value(id) : path);
+	/* DDR3's IDD2P0 power-down stops the DLL; DDR4 has no such mode */
+	type = json_object_get(root, "memoryType");
+	s->pd_dll_off = json_is_string(type) && !strncasecmp(json_string_value(type), "DDR3", 4);
 	snprintf(s->source, sizeof(s->source), "%s", path);
 	/* the clock first: timings in ns need it */
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)

@@ -24,6 +24,8 @@
  * clocks, 5.2 us at 800 MHz, which is no JEDEC value (it is 7.8 us at
  * DDR3-1066's 533 MHz; DRAMPower's 1Gb DDR3-1600 file has 6240); the
  * DDR4-2400 file has 4680, 3.9 us, the above-85 C rate, while it says 1x.
+ * The DDR4-2400 file's XPDLL (325 clocks) is not used: DDR4's power-down
+ * keeps the DLL on (it has no slow-exit mode), so an access waits tXP.
  */
 static const struct mpm_memspec presets[] = {
 	{
@@ -31,6 +33,7 @@ static const struct mpm_memspec presets[] = {
 		.width = 16, .banks = 8, .rows = 16384, .columns = 1024,
 		.burst_length = 8, .data_rate = 2, .clk_mhz = 800,
 		.rc = 38, .ras = 28, .rfc = 128, .refi = 6240, .xp = 5, .xs = 136,
+		.xpdll = 20, .xsdll = 512, .pd_dll_off = true,
 		.idd0 = 110, .idd2n = 42, .idd2p = 12, .idd3n = 45, .idd3p = 45,
 		.idd4r = 270, .idd4w = 280, .idd5 = 215, .idd6 = 12,
 		.vdd = 1.5,
@@ -40,6 +43,7 @@ static const struct mpm_memspec presets[] = {
 		.width = 8, .banks = 16, .rows = 32768, .columns = 1024,
 		.burst_length = 8, .data_rate = 2, .clk_mhz = 1200,
 		.rc = 55, .ras = 39, .rfc = 313, .refi = 9360, .xp = 8, .xs = 324,
+		.xsdll = 512,
 		.idd0 = 60.75, .idd2n = 38.25, .idd2p = 17, .idd3n = 44, .idd3p = 22.5,
 		.idd4r = 184.5, .idd4w = 168.75, .idd5 = 118, .idd6 = 20.25,
 		.ipp0 = 4.05, .ipp6 = 2.6,
@@ -50,6 +54,7 @@ static const struct mpm_memspec presets[] = {
 		.width = 8, .banks = 16, .rows = 65536, .columns = 1024,
 		.burst_length = 8, .data_rate = 2, .clk_mhz = 1600,
 		.rc = 74, .ras = 52, .rfc = 560, .refi = 12480, .xp = 10, .xs = 576,
+		.xsdll = 1024,
 		.idd0 = 57, .idd2n = 37, .idd2p = 25, .idd3n = 56, .idd3p = 43,
 		.idd4r = 168, .idd4w = 155, .idd5 = 66, .idd6 = 31,
 		.ipp0 = 3, .ipp3n = 3, .ipp5 = 5, .ipp6 = 5,
@@ -113,6 +118,9 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		{ "RC", s->rc }, { "RAS", s->ras }, { "RFC", s->rfc }, { "REFI", s->refi },
 		{ "XP", s->xp }, { "XS", s->xs },
 	};
+	const struct { const char *name; double v; } dll[] = {
+		{ "XPDLL", s->xpdll }, { "XSDLL", s->xsdll },
+	};
 
 	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
 		if (!(nonneg[i].v >= 0) || !isfinite(nonneg[i].v))
@@ -147,6 +155,10 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		if (!(timings[i].v > 0) || !(timings[i].v <= MEMSPEC_MAX_CLOCKS))
 			return bad(err, errlen, "timing %s %g: must be positive and at most %g clocks",
 				   timings[i].name, timings[i].v, MEMSPEC_MAX_CLOCKS);
+	for (size_t i = 0; i < sizeof(dll) / sizeof(dll[0]); i++)
+		if (!(dll[i].v >= 0) || !(dll[i].v <= MEMSPEC_MAX_CLOCKS))
+			return bad(err, errlen, "timing %s %g: must be at least 0 and at most %g clocks",
+				   dll[i].name, dll[i].v, MEMSPEC_MAX_CLOCKS);
 	if (s->ras > s->rc)
 		return bad(err, errlen, "RAS %g > RC %g", s->ras, s->rc);
 	if (s->rfc >= s->refi)
@@ -213,8 +225,41 @@ void mpm_memspec_derive(const struct mpm_memspec *s, struct mpm_memspec_power *d
 	d->page_rd_j = 4096 / dev_burst_bytes * d->rd_burst_j + acts_per_page * d->act_j;
 	d->page_wr_j = 4096 / dev_burst_bytes * d->wr_burst_j + acts_per_page * d->act_j;
 	d->line_j = 64 / dev_burst_bytes * d->rd_burst_j + rank_devices * d->act_j;
+	/* the REF that self-refresh entry starts with: IDD5, not IDD6, over tRFC */
+	d->sr_entry_j = (above(s->idd5, s->idd6) * s->vdd + above(s->ipp5, s->ipp6) * s->vpp) /
+			1000 * s->rfc * tck;
 	d->xp_s = s->xp * tck;
 	d->xs_s = s->xs * tck;
+	d->pd_exit_s = (s->pd_dll_off && s->xpdll > s->xp ? s->xpdll : s->xp) * tck;
+	d->sr_exit_s = (s->xsdll > s->xs ? s->xsdll : s->xs) * tck;
+}
+
+/*
+ * The refresh power added to each state's background, per device, with a
+ * power-down timer of @pd_timer_clk clocks (< 0: never).  A REF draws IDD5
+ * over tRFC: the adder above IDD3N (refresh_w) and, under it, the active
+ * standby background, whatever state the rank was in.  JEDEC allows no REF
+ * with CKE low, so a rank in power-down is woken for each one: tXP out of
+ * power-down, tRFC refreshing, then the controller's power-down timer
+ * again before CKE drops -- standby, not power-down, for that long in
+ * every tREFI (DRAMPower counts REF cycles as active; it warns of a REF in
+ * power-down).  Self-refresh refreshes itself (IDD6), off needs none.
+ */
+void mpm_memspec_refresh_w(const struct mpm_memspec *s, const struct mpm_memspec_power *d,
+			   double pd_timer_clk, double ref_w[])
+{
+	double rfc = s->rfc / s->refi;				/* share of time in REF */
+	double awake = (s->xp + (pd_timer_clk > 0 ? pd_timer_clk : 0)) / s->refi;
+
+	if (awake > 1 - rfc)
+		awake = 1 - rfc;
+	ref_w[MPM_PS_ACT_STBY] = d->refresh_w;
+	ref_w[MPM_PS_PRE_STBY] = d->refresh_w + (d->act_stby_w - d->pre_stby_w) * rfc;
+	ref_w[MPM_PS_ACT_PD] = d->refresh_w + (d->act_stby_w - d->act_pd_w) * (rfc + awake);
+	ref_w[MPM_PS_PRE_PD] = d->refresh_w + (d->act_stby_w - d->pre_pd_w) * rfc +
+			       (d->pre_stby_w - d->pre_pd_w) * awake;
+	ref_w[MPM_PS_SR] = 0;
+	ref_w[MPM_PS_OFF] = 0;
 }
 
 void mpm_power_policy_default(struct mpm_power_policy *p)

@@ -73,11 +73,14 @@ static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 	bool reached_sr = isfinite(tm->sr) && len >= tm->sr - age0;
 	bool reached_pd = isfinite(tm->pd) && len >= tm->pd - age0;
 
+	/* a self-refresh stay starts with one REF at IDD5 (DRAMPower's SREF) */
+	if (reached_sr && age0 < tm->sr && len > 0)
+		r->refresh_j += mult * r->dev.sr_entry_j * d->devices;
 	if (wake && reached_sr && len > 0) {
-		stby += charge_exit(r, d, &sr, r->dev.xs_s, mult);
+		stby += charge_exit(r, d, &sr, r->dev.sr_exit_s, mult);
 		r->sr_exits += (uint64_t)mult;
 	} else if (wake && reached_pd && len > 0) {
-		stby += charge_exit(r, d, &pd, r->dev.xp_s, mult);
+		stby += charge_exit(r, d, &pd, r->dev.pd_exit_s, mult);
 		r->pd_exits += (uint64_t)mult;
 	}
 	d->state_s[MPM_PS_PRE_STBY] += mult * stby;
@@ -207,18 +210,23 @@ static int build_domains(const struct mpm_power_region *regions, unsigned int nr
 static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 {
 	const struct mpm_power_policy *p = &r->policy;
+	double ref_w[MPM_NR_PSTATES], stby_w, pd_w;
+	bool pd_saves;
 
 	tm->pd = p->pd_timer_clk < 0 ? INFINITY : p->pd_timer_clk * r->dev.tck_s;
 	tm->sr = p->sr_timer_refi < 0 ? INFINITY : p->sr_timer_refi * r->spec.refi * r->dev.tck_s;
 	/*
-	 * A state that draws no less than the one above it saves nothing: the
-	 * controller stays in the shallower one (DDR4's IDD6 + IPP6 exceeds
-	 * IDD2P plus refresh in DRAMPower's memspecs; docs/power-model.md).
+	 * A state that draws no less than the one above it, refresh included,
+	 * saves nothing: the controller stays in the shallower one
+	 * (docs/power-model.md).
 	 */
-	if (!p->force && r->dev.pre_pd_w >= r->dev.pre_stby_w)
+	mpm_memspec_refresh_w(&r->spec, &r->dev, p->pd_timer_clk, ref_w);
+	stby_w = r->dev.pre_stby_w + ref_w[MPM_PS_PRE_STBY];
+	pd_w = r->dev.pre_pd_w + ref_w[MPM_PS_PRE_PD];
+	pd_saves = p->force || pd_w < stby_w;
+	if (!pd_saves)
 		tm->pd = isfinite(tm->sr) ? tm->sr : INFINITY;
-	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) ? r->dev.pre_pd_w : r->dev.pre_stby_w) +
-					 r->dev.refresh_w)
+	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) && pd_saves ? pd_w : stby_w))
 		tm->sr = INFINITY;
 	if (tm->sr < tm->pd)
 		tm->pd = tm->sr;	/* self-refresh first: no power-down band */
@@ -306,18 +314,18 @@ void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
 	const double w[MPM_NR_PSTATES] = { v->act_stby_w, v->pre_stby_w, v->act_pd_w,
 					   v->pre_pd_w, v->sr_w, 0 };
 	double lines = (double)r->lines + (r->state ? r->state->kernel_lines : 0);
+	double ref_w[MPM_NR_PSTATES];
 
+	mpm_memspec_refresh_w(&r->spec, v, r->policy.pd_timer_clk, ref_w);
 	for (unsigned int d = 0; d < r->nr_domains; d++) {
 		const struct mpm_power_domain *x = &r->domains[d];
 
 		for (int s = 0; s < MPM_NR_PSTATES; s++) {
 			r->state_s[s] += x->state_s[s];
 			r->state_j[s] += x->state_s[s] * w[s] * x->devices;
+			/* the controller refreshes a rank in standby and power-down */
+			r->refresh_j += x->state_s[s] * ref_w[s] * x->devices;
 		}
-		/* the controller keeps refreshing a rank in standby and power-down */
-		r->refresh_j += (x->state_s[MPM_PS_ACT_STBY] + x->state_s[MPM_PS_PRE_STBY] +
-				 x->state_s[MPM_PS_ACT_PD] + x->state_s[MPM_PS_PRE_PD]) *
-				v->refresh_w * x->devices;
 	}
 	/* pages, and single lines: the sampled ones and the kernel's own */
 	r->access_j = (double)r->pages_rd * v->page_rd_j + (double)r->pages_wr * v->page_wr_j +

@@ -25,8 +25,13 @@ struct mpm_memspec {
 	unsigned int burst_length;	/* BL: beats per burst */
 	unsigned int data_rate;		/* beats per clock: 2 */
 	double clk_mhz;
-	/* timings, clock cycles */
-	double rc, ras, rfc, refi, xp, xs;
+	/* timings, clock cycles; xpdll, xsdll 0 where the memspec has none */
+	double rc, ras, rfc, refi, xp, xs, xpdll, xsdll;
+	/*
+	 * Precharge power-down stops the DLL (DDR3's slow exit, the mode of
+	 * IDD2P0): a read after it waits tXPDLL.  DDR4 has no such mode.
+	 */
+	bool pd_dll_off;
 	/* VDD currents, mA; idd2p and idd3p are the slow-exit (DLL off, "0") figures */
 	double idd0, idd2n, idd2p, idd3n, idd3p, idd4r, idd4w, idd5, idd6;
 	/* VPP currents (DDR4 wordline pump), mA; 0 where the memspec has none */
@@ -40,6 +45,7 @@ struct mpm_memspec_power {
 	uint64_t device_bytes;
 	double act_stby_w, pre_stby_w, act_pd_w, pre_pd_w, sr_w;
 	double refresh_w;		/* average refresh add-on in standby and power-down */
+	double sr_entry_j;		/* the refresh at IDD5 that starts each self-refresh */
 	double act_j;			/* one ACT + PRE */
 	double rd_burst_j, wr_burst_j;	/* one BL burst above active standby */
 	double page_busy_s;		/* a 4 KiB transfer on a 64-bit rank */
@@ -47,6 +53,8 @@ struct mpm_memspec_power {
 	double page_rd_j, page_wr_j;	/* 4 KiB read / written, activations included */
 	double line_j;			/* one 64-byte access, activation included */
 	double xp_s, xs_s;
+	double pd_exit_s;		/* power-down to an access: tXPDLL if DLL off, else tXP */
+	double sr_exit_s;		/* self-refresh to an access: tXSDLL (tXS without one) */
 };
 
 /* The power states of a domain (docs/power-model.md, "States"). */
@@ -89,6 +97,8 @@ const char *mpm_memspec_preset_names(void);	/* "a, b, c" */
 /* Physical consistency; 0 or -1 with a one-line reason. */
 int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen);
 void mpm_memspec_derive(const struct mpm_memspec *s, struct mpm_memspec_power *d);
+void mpm_memspec_refresh_w(const struct mpm_memspec *s, const struct mpm_memspec_power *d,
+			   double pd_timer_clk, double ref_w[]);
 
 /*
  * The model's input.  A region is what the simulator counts (a zone region

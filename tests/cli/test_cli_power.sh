@@ -9,7 +9,9 @@ run_mpm power --memspec ddr3-1600 --list
 expect "[ $rc -eq 0 ]" "power --list: exit $rc ($err)"
 for what in 'memspec ddr3-1600 (MICRON_2Gb_DDR3-1600_16bit_D.json)' '= 256 MiB' \
 	    'holds 2 devices' 'IDD2N 42' 'self-refresh           IDD6          18.00' \
-	    'precharge standby      IDD2N         63.00          68.23' \
+	    'precharge standby      IDD2N         63.00          68.32' \
+	    'precharge power-down   IDD2P         18.00          25.21' \
+	    'an access waits 25.00 ns after power-down (DLL off: tXPDLL), 640.0 ns after self-refresh' \
 	    'refresh  (IDD5 - IDD3N) x VDD x tRFC / tREFI = 5.231 mW'; do
 	expect "[[ \"\$out\" == *'$what'* ]]" "power --list lacks '$what': $out"
 done

@@ -102,6 +102,31 @@ static void test_drampower_crosscheck(void)
 	CHECK_NEAR(d.page_rd_j, 256 * 1.6875e-9 + 4 * 4.6875e-9);
 	CHECK_NEAR(d.xs_s, 170e-9);
 	CHECK_NEAR(d.xp_s, 6.25e-9);
+	/* DLL-off power-down: a read waits tXPDLL 20 tCK; after self-refresh tXSDLL 512 */
+	CHECK_NEAR(d.pd_exit_s, 25e-9);
+	CHECK_NEAR(d.sr_exit_s, 640e-9);
+	/* self-refresh entry: one REF at IDD5 instead of IDD6, (215 - 12) x 1.5 x 160 ns */
+	CHECK_NEAR(d.sr_entry_j, 0.203 * 1.5 * 160e-9);
+	{
+		double ref[MPM_NR_PSTATES];
+
+		/* with the default 128-clock power-down timer */
+		mpm_memspec_refresh_w(s, &d, 128, ref);
+		CHECK_NEAR(ref[MPM_PS_ACT_STBY], d.refresh_w);
+		/* REF cycles are active standby: (67.5 - 63) mW x 128 / 6240 more */
+		CHECK_NEAR(ref[MPM_PS_PRE_STBY], d.refresh_w + 0.0045 * 128 / 6240);
+		/* in power-down also tXP 5 + timer 128 clocks awake in standby per REF */
+		CHECK_NEAR(ref[MPM_PS_PRE_PD], d.refresh_w + 0.0495 * 128 / 6240 +
+					       0.045 * 133 / 6240);
+		CHECK(ref[MPM_PS_SR] == 0 && ref[MPM_PS_OFF] == 0);
+		/* a timer of -1 (never) leaves tXP alone; a huge one is cut at tREFI */
+		mpm_memspec_refresh_w(s, &d, -1, ref);
+		CHECK_NEAR(ref[MPM_PS_PRE_PD], d.refresh_w + 0.0495 * 128 / 6240 +
+					       0.045 * 5 / 6240);
+		mpm_memspec_refresh_w(s, &d, 1e9, ref);
+		CHECK_NEAR(ref[MPM_PS_PRE_PD], d.refresh_w + 0.0495 * 128 / 6240 +
+					       0.045 * (6240 - 128) / 6240);
+	}
 }
 
 /* One domain holding pages but never touched: self-refresh all along. */
@@ -128,6 +153,35 @@ static void test_idle_self_refresh(void)
 	mpm_power_result_fini(&r);
 }
 
+/*
+ * One read in the first second, then nothing: the domain wakes once
+ * (tXSDLL from its boot self-refresh), then ages back into self-refresh
+ * once, and that entry's REF at IDD5 is the only refresh energy beyond
+ * each state's time x its refresh power.
+ */
+static void test_self_refresh_entry(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	double ref[MPM_NR_PSTATES], timed = 0;
+
+	series_init(&s, 1, 4);
+	for (int k = 0; k < 4; k++)
+		s.used[k] = 1000;
+	s.rd[1] = 1;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_EQ_U(r.sr_exits, 1);
+	CHECK_NEAR(r.exit_latency_s, 640e-9);
+	mpm_memspec_refresh_w(&r.spec, &r.dev, pol.pd_timer_clk, ref);
+	for (int st = 0; st < MPM_NR_PSTATES; st++)
+		timed += r.state_s[st] * ref[st] * r.domains[0].devices;
+	CHECK(r.state_s[MPM_PS_PRE_PD] > 0 && r.state_s[MPM_PS_PRE_STBY] > 0);
+	CHECK_NEAR(r.refresh_j - timed, r.dev.sr_entry_j * r.domains[0].devices);
+	mpm_power_result_fini(&r);
+}
+
 /* Touched every interval often enough: never self-refresh, times add up. */
 static void test_touched_never_sleeps(void)
 {
@@ -151,10 +205,10 @@ static void test_touched_never_sleeps(void)
 	CHECK(r.state_s[MPM_PS_OFF] == 0);
 	CHECK_EQ_U(r.sr_exits, 1);
 	/* each read: 256 tCK busy; the rest in n gaps of g, the first one is
-	 * the idle-since-boot tail: it was in self-refresh and pays tXS */
+	 * the idle-since-boot tail: it was in self-refresh and pays tXSDLL */
 	busy = 256 * 1.25e-9;
 	CHECK_NEAR(r.state_s[MPM_PS_ACT_STBY], 5 * n * busy);
-	pd_per_gap = g - 160e-9 - 6.25e-9;		/* 128 DCLK timer, tXP exit */
+	pd_per_gap = g - 160e-9 - 25e-9;		/* 128 DCLK timer, tXPDLL exit */
 	CHECK(g > 160e-9 && g < 78e-6);
 	/* intervals 2..5: n - 1 full gaps + two halves, all power-down exits */
 	{
@@ -412,11 +466,22 @@ static void test_memspec_files(void)
 	CHECK(s.width == p->width && s.banks == p->banks && s.rows == p->rows);
 	CHECK(s.rc == p->rc && s.ras == p->ras && s.rfc == p->rfc && s.refi == p->refi);
 	CHECK(s.xp == p->xp && s.xs == p->xs && s.clk_mhz == p->clk_mhz);
+	CHECK(s.xpdll == p->xpdll && s.xsdll == p->xsdll && s.pd_dll_off && p->pd_dll_off);
 	CHECK(s.idd0 == p->idd0 && s.idd2n == p->idd2n && s.idd2p == p->idd2p);
 	CHECK_NEAR(s.idd3n, p->idd3n);
 	CHECK_NEAR(s.vdd, p->vdd);
 	CHECK(s.idd6 == p->idd6 && s.idd5 == p->idd5 && s.idd4r == p->idd4r);
 	CHECK(!strcmp(s.name, "hand-typed DDR3-1600 x16 2Gb"));
+	/* DDR4's power-down keeps the DLL: its file's XPDLL does not apply */
+	{
+		struct mpm_memspec_power d;
+
+		REQUIRE(mpm_memspec_load(DATA "good-memspec-ddr4.json", &s, err, sizeof(err)) == 0);
+		CHECK(!s.pd_dll_off && s.xpdll == 325 && s.xsdll == 512);
+		mpm_memspec_derive(&s, &d);
+		CHECK_NEAR(d.pd_exit_s, 8 / 1.2e9);
+		CHECK_NEAR(d.sr_exit_s, 512 / 1.2e9);
+	}
 	expect_bad(DATA "bad-memspec-negative.json", "mempowerspec.idd2p0: negative");
 	expect_bad(DATA "bad-memspec-missing.json", "mempowerspec.idd6: missing");
 	expect_bad(DATA "bad-memspec-idd6.json", "IDD6 50 > IDD2N 42");
@@ -462,6 +527,7 @@ int main(void)
 	test_drampower_crosscheck();
 	test_idle_self_refresh();
 	test_touched_never_sleeps();
+	test_self_refresh_entry();
 	test_poweroff();
 	test_group();
 	test_domains_by_first_region();
