@@ -253,11 +253,12 @@ void mpm_memspec_refresh_w(const struct mpm_memspec *s, const struct mpm_memspec
 
 	if (awake > 1 - rfc)
 		awake = 1 - rfc;
+	/* differences floored at 0, as every one in the model (VPP may be missing) */
 	ref_w[MPM_PS_ACT_STBY] = d->refresh_w;
-	ref_w[MPM_PS_PRE_STBY] = d->refresh_w + (d->act_stby_w - d->pre_stby_w) * rfc;
-	ref_w[MPM_PS_ACT_PD] = d->refresh_w + (d->act_stby_w - d->act_pd_w) * (rfc + awake);
-	ref_w[MPM_PS_PRE_PD] = d->refresh_w + (d->act_stby_w - d->pre_pd_w) * rfc +
-			       (d->pre_stby_w - d->pre_pd_w) * awake;
+	ref_w[MPM_PS_PRE_STBY] = d->refresh_w + above(d->act_stby_w, d->pre_stby_w) * rfc;
+	ref_w[MPM_PS_ACT_PD] = d->refresh_w + above(d->act_stby_w, d->act_pd_w) * (rfc + awake);
+	ref_w[MPM_PS_PRE_PD] = d->refresh_w + above(d->act_stby_w, d->pre_pd_w) * rfc +
+			       above(d->pre_stby_w, d->pre_pd_w) * awake;
 	ref_w[MPM_PS_SR] = 0;
 	ref_w[MPM_PS_OFF] = 0;
 }

@@ -30,6 +30,9 @@ static void check_derived(const struct mpm_memspec_power *d)
 	fuzz_require_physical("page_rd_j", d->page_rd_j);
 	fuzz_require_physical("page_wr_j", d->page_wr_j);
 	fuzz_require_physical("line_j", d->line_j);
+	fuzz_require_physical("sr_entry_j", d->sr_entry_j);
+	fuzz_require_physical("pd_exit_s", d->pd_exit_s);
+	fuzz_require_physical("sr_exit_s", d->sr_exit_s);
 	if (!d->device_bytes)
 		fuzz_fail("a device of 0 bytes");
 }
