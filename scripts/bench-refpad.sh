@@ -12,7 +12,9 @@
 #   scripts/bench-refpad.sh                          # pads 0,11,22; 1G,16G; 5 runs
 #   taskset -c 1 scripts/bench-refpad.sh --pads 0,22 --size 16G --runs 7 --callgrind
 #
-# Binaries go to MPM_REFPAD_DIR (default build/refpad), one directory per N.
+# The build is MPM_REFPAD_DIR (default build/refpad), configured again for
+# each N, which recompiles only the benchmark; each binary runs right after
+# its build.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +45,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 build() {	# $1 = N; prints the binary
-	local b=$dir/$1
+	local b=$dir
 	cmake -S "$root" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 		"-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DMPM_REF_PAD="$1" >"$tmp/build.log" 2>&1 &&
 		cmake --build "$b" --target mempower >>"$tmp/build.log" 2>&1 ||

@@ -155,7 +155,7 @@ static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_g
  * wakeup_kswapd (3.12, mm/vmscan.c): a wakeup only for a zone that is not
  * balanced, zone_balanced(zone, order, 0, 0): the high watermark for
  * @order, classzone 0.  Counted; the library has no kswapd to wake (the
- * simulator's own reclaim, sim/reclaim.c, runs at its quanta), so neither
+ * simulator's own reclaim, src/sim/reclaim.c, runs at its quanta), so neither
  * the sleeping-kswapd test nor zone_balanced's compaction_suitable for
  * order > 0 applies: a count of the zones kswapd would be asked to balance.
  */
@@ -170,8 +170,9 @@ static void wakeup_kswapd(struct zone *z, unsigned int order)
  * the fair-policy batches to high - low watermark.  3.12.0 refills with
  * mod_zone_page_state(), which goes through the calling cpu's
  * differential: the zone sees the refill only once that differential
- * passes the stat threshold, or at the next vmstat fold.  The read is zone_page_state(), clamped at 0 as on SMP, so
- * an overdrawn batch carries its debt into the next round.
+ * passes the stat threshold, or at the next vmstat fold.  The read is
+ * zone_page_state(), clamped at 0 as on SMP, so an overdrawn batch
+ * carries its debt into the next round.
  */
 static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
 			     struct zone **zl, unsigned int cpu)

@@ -374,6 +374,14 @@ static int check_region_bitmap(struct check *c, const struct zone *z,
 	return 0;
 }
 
+/* The first pfn in @z of the MAX_ORDER-1 window that holds @pfn. */
+static uint64_t max_order_window(const struct zone *z, uint64_t pfn)
+{
+	uint64_t first = pfn & ~((1ull << (MAX_ORDER - 1)) - 1);
+
+	return first < z->zone_start_pfn ? z->zone_start_pfn : first;
+}
+
 /*
  * Region-sorted free lists (sorted.h): blocks in non-decreasing region
  * order, every mem_region_list's count and last block, the bitmap tree and
@@ -396,6 +404,11 @@ static int check_sorted_list(struct check *c, const struct zone *z, unsigned int
 		if (rid != block_region(s, p))
 			return bad(c, z, "block_region of pfn %llu is %u, its region by the rule %u",
 				   (unsigned long long)pfn, block_region(s, p), rid);
+		/* a held region's own windows are all held: a piece on a list is another's */
+		if (z->ralloc && z->ralloc->region[rid].nr_free &&
+		    pfn_zone_region_id(c->m, z, max_order_window(z, pfn)) == rid)
+			return bad(c, z, "held region %u: pfn %llu of its own MAX_ORDER-1 window is on free_list[%u][%s]",
+				   rid, (unsigned long long)pfn, o, mpm_migratetype_name(mt));
 		if (next_region == NO_REGION)
 			next_region = rid;
 		else if (rid < prev_rid)
@@ -447,10 +460,11 @@ static int check_bias_order(struct check *c, const struct zone *z, int mt)
 /*
  * The region allocator (ralloc.h): each held region's list holds exactly
  * its nr_free MAX_ORDER-1 blocks of that region, which are all of the
- * region's blocks, no block headed in the region is left in any buddy list,
- * the mask and the page count
- * agree, and next_region is the lowest held region (ralloc_bias) or the
- * latest returned.
+ * region's blocks; no MAX_ORDER-1 block headed in the region is left in a
+ * buddy list, and a smaller one only as a piece of the straddling block
+ * headed in the region below (check_sorted_list); the mask and the page
+ * count agree, and next_region is the lowest held region (ralloc_bias) or
+ * the latest returned.
  */
 static int check_ralloc(struct check *c, const struct zone *z)
 {
@@ -547,7 +561,7 @@ static int check_zone(struct check *c, const struct zone *z)
 		return -1;
 	/* pages held by the region allocator are free pages outside the lists */
 	if (z->ralloc)
-		free_lists += z->ralloc->nr_pages;
+		free_lists += READ_ONCE(z->ralloc->nr_pages);
 	if (walk_pfns(c, z, &t))
 		return -1;
 	for (unsigned int cpu = 0; cpu < c->m->nr_cpus; cpu++)

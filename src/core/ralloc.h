@@ -14,9 +14,11 @@
  *
  * Held pages stay free: NR_FREE_PAGES and the zone region's nr_free count
  * them, free_area[].nr_free and the per-type counts do not.  Held blocks
- * keep PG_buddy and their order; a block is in the allocator iff its
- * region's nr_free is non-zero (page_in_region_allocator, patch 28): the
- * allocator holds whole regions.
+ * keep PG_buddy and their order; a MAX_ORDER-1 block is in the allocator
+ * iff its region's nr_free is non-zero (page_in_region_allocator, patch
+ * 28): the allocator holds whole regions.  Smaller blocks are never held;
+ * pieces of the straddling block headed in the region below may be on
+ * the free lists, filed under a held region by their heads (sorted.h).
  *
  * "Whole region" means, as in the patch, the MAX_ORDER-1 blocks whose head
  * page lies in the region, less windows that are wholly a hole.  Where
@@ -27,7 +29,7 @@
  * block's pages in its head's region and so never sees the offset; our
  * per-region free counts are exact per page, so the return test is made on
  * blocks (can_return_region) and a held region is free in the exact sense
- * only when its neighbours' straddling blocks are free too.
+ * only when the straddling block headed in the region below is free too.
  */
 #ifndef MPM_CORE_RALLOC_H
 #define MPM_CORE_RALLOC_H

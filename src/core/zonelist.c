@@ -18,6 +18,7 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mmzone.h"
 
@@ -127,21 +128,20 @@ static int node_distance(unsigned int a, unsigned int b)
 	return a == b ? LOCAL_DISTANCE : REMOTE_DISTANCE;
 }
 
-static bool node_has_cpus(const struct mpm_machine *m, unsigned int nid)
-{
-	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-		if (m->cpu_to_node[cpu] == nid)
-			return true;
-	return false;
-}
+/* What find_next_best_node asks of a node: N_MEMORY, and cpumask_of_node. */
+struct node_states {
+	bool memory[MPM_MAX_NUMNODES];	/* present pages in some zone */
+	bool cpus[MPM_MAX_NUMNODES];	/* some cpu on the node */
+};
 
-/* N_MEMORY: a node with present pages in some zone. */
-static bool node_has_memory(const struct mpm_machine *m, unsigned int nid)
+static void node_states_init(const struct mpm_machine *m, struct node_states *ns)
 {
-	for (int t = 0; t < MAX_NR_ZONES; t++)
-		if (populated_zone(m->node_data[nid].node_zones[t]))
-			return true;
-	return false;
+	memset(ns, 0, sizeof(*ns));
+	for (unsigned int nid = 0; nid < m->nr_nodes; nid++)
+		for (int t = 0; t < MAX_NR_ZONES; t++)
+			ns->memory[nid] |= populated_zone(m->node_data[nid].node_zones[t]);
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		ns->cpus[m->cpu_to_node[cpu]] = true;
 }
 
 /*
@@ -150,8 +150,8 @@ static bool node_has_memory(const struct mpm_machine *m, unsigned int nid)
  * node") and nodes with cpus ("preference to headless nodes"); node_load
  * breaks ties, its weight (MAX_NODE_LOAD * MAX_NUMNODES) above any load.
  */
-static int find_next_best_node(const struct mpm_machine *m, unsigned int node, bool *used,
-			       const int *node_load)
+static int find_next_best_node(const struct mpm_machine *m, const struct node_states *ns,
+			       unsigned int node, bool *used, const int *node_load)
 {
 	long min_val = LONG_MAX;
 	int best_node = -1;
@@ -163,11 +163,11 @@ static int find_next_best_node(const struct mpm_machine *m, unsigned int node, b
 	for (unsigned int n = 0; n < m->nr_nodes; n++) {
 		long val;
 
-		if (used[n] || !node_has_memory(m, n))
+		if (used[n] || !ns->memory[n])
 			continue;
 		val = node_distance(node, n);
 		val += n < node;
-		if (node_has_cpus(m, n))
+		if (ns->cpus[n])
 			val += PENALTY_FOR_NODE_WITH_CPUS;
 		val *= (long)m->nr_nodes * MPM_MAX_NUMNODES;
 		val += node_load[n];
@@ -188,14 +188,14 @@ static int find_next_best_node(const struct mpm_machine *m, unsigned int node, b
  * across the nodes' calls, as the kernel's static node_load[] does within
  * one __build_all_zonelists.  Returns the number of nodes in @node_order.
  */
-static unsigned int build_node_order(const struct mpm_machine *m, unsigned int local,
-				     int *node_load, int *node_order)
+static unsigned int build_node_order(const struct mpm_machine *m, const struct node_states *ns,
+				     unsigned int local, int *node_load, int *node_order)
 {
 	bool used[MPM_MAX_NUMNODES] = { false };
 	int load = (int)m->nr_nodes, node;
 	unsigned int prev = local, j = 0;
 
-	while ((node = find_next_best_node(m, local, used, node_load)) >= 0) {
+	while ((node = find_next_best_node(m, ns, local, used, node_load)) >= 0) {
 		if (node_distance(local, (unsigned int)node) != node_distance(local, prev))
 			node_load[node] = load;
 		prev = (unsigned int)node;
@@ -235,12 +235,14 @@ static struct zone **build_one(struct mpm_machine *m, unsigned int nid, const in
 void build_all_zonelists(struct mpm_machine *m, unsigned int order)
 {
 	int node_load[MPM_MAX_NUMNODES] = { 0 };
+	struct node_states ns;
 
 	m->zonelist_order = order == MPM_ZONELIST_ORDER_DEFAULT ?
 			    default_zonelist_order(m) : order;
+	node_states_init(m, &ns);
 	for (unsigned int nid = 0; nid < m->nr_nodes; nid++) {
 		int node_order[MPM_MAX_NUMNODES];
-		unsigned int nr = build_node_order(m, nid, node_load, node_order);
+		unsigned int nr = build_node_order(m, &ns, nid, node_load, node_order);
 
 		for (int high = 0; high < MAX_NR_ZONES; high++) {
 			m->node_data[nid].zonelists[0][high].zones =

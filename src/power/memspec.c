@@ -161,6 +161,11 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 				   dll[i].name, dll[i].v, MEMSPEC_MAX_CLOCKS);
 	if (s->ras > s->rc)
 		return bad(err, errlen, "RAS %g > RC %g", s->ras, s->rc);
+	/* JEDEC: the DLL exits are the longer ones; 0 means none given */
+	if (s->xpdll && s->xpdll < s->xp)
+		return bad(err, errlen, "XPDLL %g < XP %g", s->xpdll, s->xp);
+	if (s->xsdll && s->xsdll < s->xs)
+		return bad(err, errlen, "XSDLL %g < XS %g", s->xsdll, s->xs);
 	if (s->rfc >= s->refi)
 		return bad(err, errlen, "RFC %g >= REFI %g: refresh would never end", s->rfc, s->refi);
 	/* a lower-power state drawing more than the state above it is a typo */
@@ -230,8 +235,8 @@ void mpm_memspec_derive(const struct mpm_memspec *s, struct mpm_memspec_power *d
 			1000 * s->rfc * tck;
 	d->xp_s = s->xp * tck;
 	d->xs_s = s->xs * tck;
-	d->pd_exit_s = (s->pd_dll_off && s->xpdll > s->xp ? s->xpdll : s->xp) * tck;
-	d->sr_exit_s = (s->xsdll > s->xs ? s->xsdll : s->xs) * tck;
+	d->pd_exit_s = (s->pd_dll_off && s->xpdll ? s->xpdll : s->xp) * tck;
+	d->sr_exit_s = (s->xsdll ? s->xsdll : s->xs) * tck;
 }
 
 /*

@@ -7,7 +7,8 @@
  * them is cut into equal gaps.  A gap ages the domain through the
  * controller's idle timers: precharge standby until the power-down timer,
  * precharge power-down until the self-refresh timer, self-refresh after.
- * The access that ends a gap pays the exit (tXP or tXS) in standby.  The
+ * The access that ends a gap pays the exit (pd_exit_s: tXPDLL or tXP;
+ * sr_exit_s: tXSDLL) in standby.  The
  * idle age carries over from one interval to the next, so a domain that
  * nobody touches stays in self-refresh, and one touched every interval
  * never reaches it unless its gaps outgrow the timer.
@@ -36,7 +37,8 @@ struct dstate {
 };
 
 /*
- * Waking from a low-power state: the exit latency @exit_s (tXS or tXP),
+ * Waking from a low-power state: the exit latency @exit_s (sr_exit_s or
+ * pd_exit_s),
  * cut from the end of the time in that state (@state_s), is spent in
  * precharge standby.  Returns the standby time to add.
  */
@@ -224,10 +226,16 @@ static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 	stby_w = r->dev.pre_stby_w + ref_w[MPM_PS_PRE_STBY];
 	pd_w = r->dev.pre_pd_w + ref_w[MPM_PS_PRE_PD];
 	pd_saves = p->force || pd_w < stby_w;
-	if (!pd_saves)
-		tm->pd = isfinite(tm->sr) ? tm->sr : INFINITY;
+	/*
+	 * A timer that outlasts the time between two REFs never reaches
+	 * power-down: each REF wakes the rank and restarts it.
+	 */
+	if (p->pd_timer_clk + r->spec.xp + r->spec.rfc >= r->spec.refi)
+		tm->pd = INFINITY;
 	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) && pd_saves ? pd_w : stby_w))
 		tm->sr = INFINITY;
+	if (!pd_saves)
+		tm->pd = tm->sr;	/* straight from standby to self-refresh, or neither */
 	if (tm->sr < tm->pd)
 		tm->pd = tm->sr;	/* self-refresh first: no power-down band */
 	tm->cap = isfinite(tm->sr) ? tm->sr : isfinite(tm->pd) ? tm->pd : 0;

@@ -44,7 +44,8 @@ struct mpm_memspec_power {
 	double tck_s;
 	uint64_t device_bytes;
 	double act_stby_w, pre_stby_w, act_pd_w, pre_pd_w, sr_w;
-	double refresh_w;		/* average refresh add-on in standby and power-down */
+	double refresh_w;		/* REF's adder above IDD3N, averaged over tREFI;
+					 * each state's refresh: mpm_memspec_refresh_w */
 	double sr_entry_j;		/* the refresh at IDD5 that starts each self-refresh */
 	double act_j;			/* one ACT + PRE */
 	double rd_burst_j, wr_burst_j;	/* one BL burst above active standby */

@@ -4,7 +4,8 @@
  * with absolute regions of 4 MiB (one MAX_ORDER-1 block each) or 512 MiB:
  * the boot state and the region cache, each can_return_region condition,
  * the region allocator before any fallback, bulk moves of a whole 512 MiB
- * region, and move_freepages pulling a held region out (patch 30).
+ * region, move_freepages pulling a held region out (patch 30), and the
+ * pieces of a straddling block beside a held region.
  */
 #include "freelist.h"
 #include "machines.h"
@@ -278,6 +279,50 @@ static void test_hole_windows(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * Node-relative regions of 2048 pages from pfn 1 (x86's node 0): region 1
+ * is [2049, 4097), its MAX_ORDER-1 blocks 3072 and 4096, held from boot;
+ * the block at 2048, headed in region 0, straddles into it.  Allocating
+ * page by page splits that block, and its pieces above 2048 go on the
+ * free lists filed under region 1 (their heads'), next to the held
+ * region: the checker accepts exactly that, after every operation, and
+ * everything frees back into the same regions.
+ */
+static void test_straddling_pieces_beside_held(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct zone *z;
+	uint64_t pfns[1100];
+	unsigned int n = 0;
+	bool piece = false;
+
+	tm_flat(&t, 1, 16384, 1);
+	t.spec.region_shift = 11;
+	t.spec.features = split_features();
+	m = tm_create(&t);
+	z = &m->zones[0];
+	REQUIRE(z->ralloc->region[1].nr_free == 2);
+	while (n < 1100 && !piece) {
+		pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+		REQUIRE(pfns[n] != MPM_NO_PFN);
+		CHECK_EQ_U(tm_check(m), 0);
+		for (unsigned int o = 0; o < MAX_ORDER - 1; o++)
+			piece |= mr_list_of(z->sorted, o, MIGRATE_MOVABLE, 1)->nr_free > 0;
+		n++;
+	}
+	CHECK(piece);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 2);	/* still held whole */
+	while (n--) {
+		REQUIRE(mpm_free_pages(m, pfns[n], 0, 0) == 0);
+		CHECK_EQ_U(tm_check(m), 0);
+	}
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(tm_check(m), 0);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 2);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	test_boot_and_cache();
@@ -286,5 +331,6 @@ int main(void)
 	test_bulk_512m();
 	test_move_freepages();
 	test_hole_windows();
+	test_straddling_pieces_beside_held();
 	return t_report("core/ralloc");
 }

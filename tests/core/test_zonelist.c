@@ -209,6 +209,9 @@ static void test_node_order_prefers_headless_nodes(void)
 					    { 2, 3, 0, 1 }, { 3, 0, 1, 2 } };
 	static const int two_cpus[4][4] = { { 0, 1, 3, 2 }, { 1, 3, 2, 0 },
 					    { 2, 3, 1, 0 }, { 3, 1, 0, 2 } };
+	static const int five_nodes[5][5] = { { 0, 1, 3, 4, 2 }, { 1, 3, 4, 2, 0 },
+					      { 2, 4, 3, 1, 0 }, { 3, 4, 1, 0, 2 },
+					      { 4, 1, 3, 0, 2 } };
 	struct test_machine t;
 	struct mpm_machine *m;
 
@@ -223,6 +226,18 @@ static void test_node_order_prefers_headless_nodes(void)
 	for (unsigned int nid = 0; nid < 4; nid++)
 		CHECK(zonelist_is(m, nid, MPM_ZONE_NORMAL, false, two_cpus[nid], 4));
 	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+
+	/*
+	 * Five nodes, cpus on 0 and 2: node 1's build loads node 3, so node 2
+	 * takes headless node 4 before node 3 -- the one pick of these orders
+	 * that node_load, kept from the builds before, decides (without it,
+	 * 2, 3, 4, 1, 0).
+	 */
+	m = normal_nodes(&t, 5, 2);
+	REQUIRE(mpm_cpu_to_node(m, 0) == 0 && mpm_cpu_to_node(m, 1) == 2);
+	for (unsigned int nid = 0; nid < 5; nid++)
+		CHECK(zonelist_is(m, nid, MPM_ZONE_NORMAL, false, five_nodes[nid], 5));
 	mpm_machine_destroy(m);
 }
 

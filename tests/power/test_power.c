@@ -411,6 +411,36 @@ static void test_deterministic(void)
 	mpm_power_result_fini(&b);
 }
 
+/*
+ * A power-down timer longer than the time between two REFs (tREFI less tRFC
+ * and tXP) never runs out: every REF wakes the rank and restarts it.
+ */
+static void test_unreachable_powerdown(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	series_init(&s, 1, 4);
+	for (int k = 0; k < 4; k++)
+		s.used[k] = 1000;
+	s.rd[1] = 1000;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_policy_parse("pd=6107", &pol, err, sizeof(err)));	/* 6107 + 5 + 128 */
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK(isinf(r.pd_after_s));
+	CHECK(r.state_s[MPM_PS_PRE_PD] == 0 && r.pd_exits == 0);
+	CHECK(r.state_s[MPM_PS_SR] > 0);
+	mpm_power_result_fini(&r);
+	/* one clock shorter, and power-down is reached */
+	REQUIRE(!mpm_power_policy_parse("pd=6106", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK(!isinf(r.pd_after_s));
+	CHECK(r.state_s[MPM_PS_PRE_PD] > 0);
+	mpm_power_result_fini(&r);
+}
+
 /* DDR4's self-refresh draws more than power-down plus refresh: skipped. */
 static void test_useless_state_skipped(void)
 {
@@ -490,6 +520,18 @@ static void test_memspec_files(void)
 	expect_bad(DATA "bad-memspec-width.json", "width 12");
 	expect_bad(DATA "bad-memspec-syntax.json", "bad-memspec-syntax.json: line");
 	expect_bad(DATA "no-such-file.json", "no-such-file.json");
+	/* the DLL exits are never shorter than the plain ones */
+	{
+		struct mpm_memspec bad = *p;
+
+		bad.xpdll = 4;
+		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) != 0 && strstr(err, "XPDLL 4 < XP 5"));
+		bad.xpdll = 0;
+		bad.xsdll = 100;
+		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) != 0 && strstr(err, "XSDLL 100 < XS 136"));
+		bad.xsdll = 0;
+		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) == 0);
+	}
 	CHECK(mpm_memspec_resolve("ddr5-4800", &s, err, sizeof(err)) == -1 &&
 	      strstr(err, "unknown memspec 'ddr5-4800'"));
 	for (const char *const *n = (const char *const[]){ "ddr3-1600", "ddr4-2400", "ddr4-3200", NULL };
@@ -534,6 +576,7 @@ int main(void)
 	test_monotone();
 	test_deterministic();
 	test_useless_state_skipped();
+	test_unreachable_powerdown();
 	test_memspec_files();
 	test_policy_parse();
 	return t_report("test_power");
