@@ -33,6 +33,12 @@ static void set_identity(struct mpm_output *o, const struct stat *st)
 	o->regular = S_ISREG(st->st_mode);
 }
 
+/* Does @f write through stdout or stderr (flushed, never closed or renamed)? */
+static bool std_stream(const FILE *f)
+{
+	return f == stdout || f == stderr;
+}
+
 /* stdout or stderr if @st is the file that stream writes, else NULL. */
 static FILE *std_stream_of(const struct stat *st)
 {
@@ -136,7 +142,7 @@ int mpm_output_start(struct mpm_output *o, char *err, size_t len)
 {
 	struct stat st;
 
-	if (!o->f || o->f == stdout || o->f == stderr)
+	if (!o->f || std_stream(o->f))
 		return 0;
 	if (fstat(fileno(o->f), &st))
 		goto fail;
@@ -157,7 +163,7 @@ int mpm_output_close(struct mpm_output *o, bool failed)
 
 	if (!o->f)
 		return 0;
-	if (o->f == stdout || o->f == stderr)
+	if (std_stream(o->f))
 		r = fflush(o->f) ? -1 : 0;
 	else if (fclose(o->f))
 		r = -1;
@@ -187,7 +193,7 @@ bool mpm_output_same(const struct mpm_output *a, const struct mpm_output *b)
 {
 	if (!a->f || !b->f)
 		return false;
-	if (a->f == b->f && (a->f == stdout || a->f == stderr))
+	if (a->f == b->f && std_stream(a->f))
 		return true;
 	return a->regular && b->regular && a->dev == b->dev && a->ino == b->ino;
 }

@@ -114,12 +114,11 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		{ "ipp4w", s->ipp4w, ma }, { "ipp5", s->ipp5, ma }, { "ipp6", s->ipp6, ma },
 		{ "vpp", s->vpp, MEMSPEC_MAX_V },
 	};
-	const struct { const char *name; double v; } timings[] = {
-		{ "RC", s->rc }, { "RAS", s->ras }, { "RFC", s->rfc }, { "REFI", s->refi },
-		{ "XP", s->xp }, { "XS", s->xs },
-	};
-	const struct { const char *name; double v; } dll[] = {
-		{ "XPDLL", s->xpdll }, { "XSDLL", s->xsdll },
+	/* @optional: 0 means the memspec gives none */
+	const struct { const char *name; double v; bool optional; } timings[] = {
+		{ "RC", s->rc, false }, { "RAS", s->ras, false }, { "RFC", s->rfc, false },
+		{ "REFI", s->refi, false }, { "XP", s->xp, false }, { "XS", s->xs, false },
+		{ "XPDLL", s->xpdll, true }, { "XSDLL", s->xsdll, true },
 	};
 
 	for (size_t i = 0; i < sizeof(nonneg) / sizeof(nonneg[0]); i++)
@@ -152,13 +151,11 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		return bad(err, errlen, "vdd %g V, clock %g MHz: out of range (vdd at most %g V, clock 1 MHz to 100 GHz)",
 			   s->vdd, s->clk_mhz, MEMSPEC_MAX_V);
 	for (size_t i = 0; i < sizeof(timings) / sizeof(timings[0]); i++)
-		if (!(timings[i].v > 0) || !(timings[i].v <= MEMSPEC_MAX_CLOCKS))
-			return bad(err, errlen, "timing %s %g: must be positive and at most %g clocks",
-				   timings[i].name, timings[i].v, MEMSPEC_MAX_CLOCKS);
-	for (size_t i = 0; i < sizeof(dll) / sizeof(dll[0]); i++)
-		if (!(dll[i].v >= 0) || !(dll[i].v <= MEMSPEC_MAX_CLOCKS))
-			return bad(err, errlen, "timing %s %g: must be at least 0 and at most %g clocks",
-				   dll[i].name, dll[i].v, MEMSPEC_MAX_CLOCKS);
+		if (!(timings[i].v > 0 || (timings[i].optional && timings[i].v == 0)) ||
+		    !(timings[i].v <= MEMSPEC_MAX_CLOCKS))
+			return bad(err, errlen, "timing %s %g: must be %s and at most %g clocks",
+				   timings[i].name, timings[i].v,
+				   timings[i].optional ? "at least 0" : "positive", MEMSPEC_MAX_CLOCKS);
 	if (s->ras > s->rc)
 		return bad(err, errlen, "RAS %g > RC %g", s->ras, s->rc);
 	/* JEDEC: the DLL exits are the longer ones; 0 means none given */

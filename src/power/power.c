@@ -8,10 +8,10 @@
  * controller's idle timers: precharge standby until the power-down timer,
  * precharge power-down until the self-refresh timer, self-refresh after.
  * The access that ends a gap pays the exit (pd_exit_s: tXPDLL or tXP;
- * sr_exit_s: tXSDLL) in standby.  The
- * idle age carries over from one interval to the next, so a domain that
- * nobody touches stays in self-refresh, and one touched every interval
- * never reaches it unless its gaps outgrow the timer.
+ * sr_exit_s: tXSDLL) in standby.  The idle age carries over from one
+ * interval to the next, so a domain that nobody touches stays in
+ * self-refresh, and one touched every interval never reaches it unless its
+ * gaps outgrow the timer.
  *
  * Everything is arithmetic on the input: no clock, no randomness, so the
  * same input gives the same bits.
@@ -38,9 +38,8 @@ struct dstate {
 
 /*
  * Waking from a low-power state: the exit latency @exit_s (sr_exit_s or
- * pd_exit_s),
- * cut from the end of the time in that state (@state_s), is spent in
- * precharge standby.  Returns the standby time to add.
+ * pd_exit_s), cut from the end of the time in that state (@state_s), is
+ * spent in precharge standby.  Returns the standby time to add.
  */
 static double charge_exit(struct mpm_power_result *r, const struct mpm_power_domain *d,
 			  double *state_s, double exit_s, double mult)
@@ -212,8 +211,9 @@ static int build_domains(const struct mpm_power_region *regions, unsigned int nr
 static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 {
 	const struct mpm_power_policy *p = &r->policy;
-	double ref_w[MPM_NR_PSTATES], stby_w, pd_w;
-	bool pd_saves;
+	double stby_w = r->dev.pre_stby_w + r->state_refresh_w[MPM_PS_PRE_STBY];
+	double pd_w = r->dev.pre_pd_w + r->state_refresh_w[MPM_PS_PRE_PD];
+	bool pd_saves = p->force || pd_w < stby_w;
 
 	tm->pd = p->pd_timer_clk < 0 ? INFINITY : p->pd_timer_clk * r->dev.tck_s;
 	tm->sr = p->sr_timer_refi < 0 ? INFINITY : p->sr_timer_refi * r->spec.refi * r->dev.tck_s;
@@ -222,10 +222,6 @@ static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 	 * saves nothing: the controller stays in the shallower one
 	 * (docs/power-model.md).
 	 */
-	mpm_memspec_refresh_w(&r->spec, &r->dev, p->pd_timer_clk, ref_w);
-	stby_w = r->dev.pre_stby_w + ref_w[MPM_PS_PRE_STBY];
-	pd_w = r->dev.pre_pd_w + ref_w[MPM_PS_PRE_PD];
-	pd_saves = p->force || pd_w < stby_w;
 	/*
 	 * A timer that outlasts the time between two REFs never reaches
 	 * power-down: each REF wakes the rank and restarts it.
@@ -263,6 +259,7 @@ int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *r
 	r->spec = *spec;
 	r->policy = *pol;
 	mpm_memspec_derive(spec, &r->dev);
+	mpm_memspec_refresh_w(spec, &r->dev, pol->pd_timer_clk, r->state_refresh_w);
 	ps = r->state = calloc(1, sizeof(*ps));
 	if (!ps)
 		return -1;
@@ -322,9 +319,7 @@ void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
 	const double w[MPM_NR_PSTATES] = { v->act_stby_w, v->pre_stby_w, v->act_pd_w,
 					   v->pre_pd_w, v->sr_w, 0 };
 	double lines = (double)r->lines + (r->state ? r->state->kernel_lines : 0);
-	double ref_w[MPM_NR_PSTATES];
 
-	mpm_memspec_refresh_w(&r->spec, v, r->policy.pd_timer_clk, ref_w);
 	for (unsigned int d = 0; d < r->nr_domains; d++) {
 		const struct mpm_power_domain *x = &r->domains[d];
 
@@ -332,7 +327,7 @@ void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
 			r->state_s[s] += x->state_s[s];
 			r->state_j[s] += x->state_s[s] * w[s] * x->devices;
 			/* the controller refreshes a rank in standby and power-down */
-			r->refresh_j += x->state_s[s] * ref_w[s] * x->devices;
+			r->refresh_j += x->state_s[s] * r->state_refresh_w[s] * x->devices;
 		}
 	}
 	/* pages, and single lines: the sampled ones and the kernel's own */

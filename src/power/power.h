@@ -143,6 +143,7 @@ struct mpm_power_result {
 	struct mpm_memspec spec;
 	struct mpm_memspec_power dev;
 	struct mpm_power_policy policy;
+	double state_refresh_w[MPM_NR_PSTATES];	/* per device (mpm_memspec_refresh_w) */
 	double duration_s;
 	unsigned int nr_domains;
 	struct mpm_power_domain *domains;
