@@ -62,7 +62,7 @@ int ksim_init(struct ksim *k, struct mpm_machine *m, const struct ksim_params *p
 	k->nr_cpus = mpm_nr_cpus(m);
 	k->cpus = calloc(k->nr_cpus, sizeof(*k->cpus));
 	k->next_pid = 1;
-	if (!k->cpus || mpm_rmap_enable(m) || touch_init(k))
+	if (!k->cpus || mpm_rmap_enable(m) || touch_init(k) || ksim_reclaim_init(k))
 		return -1;
 	ksim_new_owner(k, OWNER_NONE, NULL);	/* id 0 = MPM_NO_OWNER */
 	ksim_slab_init(k);
@@ -122,7 +122,7 @@ void ksim_fini(struct ksim *k)
 		free(k->dead_vmas[i]);
 	free(k->dead_vmas);
 	free(k->files);
-	free(k->lru);
+	ksim_reclaim_fini(k);
 	free(k->procs);
 	free(k->tasks);
 	free(k->sleepers);

@@ -171,10 +171,20 @@ struct kfile {
 	void *inode_obj, *dentry_obj;
 };
 
-/* LRU of page cache pages: a FIFO ring of (file, index), oldest first. */
+/*
+ * A zone's LRU of page cache pages: a FIFO ring of (file, index, pfn),
+ * oldest first.  An entry whose file no longer has that pfn at that index
+ * (truncated, or reclaimed and read again elsewhere) is stale.
+ */
 struct klru_entry {
 	uint32_t file;
 	uint32_t index;
+	uint32_t pfn;
+};
+
+struct klru {
+	struct klru_entry *ring;
+	size_t head, len, cap;
 };
 
 /* ---- counters shown in results ---- */
@@ -226,9 +236,10 @@ struct ksim {
 	size_t nr_files, files_cap;
 	struct kvma **dead_vmas;	/* unmapped; freed at the end (workloads may hold them) */
 	size_t nr_dead_vmas, dead_cap;
-	struct klru_entry *lru;		/* ring */
-	size_t lru_head, lru_len, lru_cap;
-	bool kswapd_active;
+	struct klru *lru;		/* [zone id]: one LRU per zone, as 3.12's lruvec */
+	unsigned int nr_zones;
+	unsigned int *zone_node;	/* [zone id] */
+	unsigned int *kswapd_cpu;	/* [node]: where the node's kswapd frees */
 
 	struct ksim_counters c;
 	struct kmempowerd **kmpd;	/* per node, with the evacuation feature */
@@ -447,7 +458,9 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
  * owner slot is cleared) and reclaim skips them.  @f is freed.
  */
 void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu);
-void ksim_kswapd(struct ksim *k, unsigned int cpu);
+int ksim_reclaim_init(struct ksim *k);
+void ksim_reclaim_fini(struct ksim *k);
+void ksim_kswapd(struct ksim *k);
 uint64_t ksim_cached_pages(const struct ksim *k);
 
 #endif /* MPM_SIM_KSIM_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Page cache and memory pressure.  Files hold page cache pages
- * (GFP_HIGHUSER_MOVABLE, cold for reads), kept on one LRU, oldest first.
- * kswapd: when a zone falls below its low watermark it reclaims clean page
- * cache until every zone is above its high watermark (balance_pgdat),
- * dirty pages being written back and rotated (pageout).  An allocation
- * that fails goes through direct reclaim (SWAP_CLUSTER_MAX pages a round,
- * all pcp lists drained as __alloc_pages_direct_reclaim does) and, for
+ * (GFP_HIGHUSER_MOVABLE, cold for reads), kept on their zone's LRU, oldest
+ * first.  kswapd, one per node: when one of its zones falls below its low
+ * watermark it reclaims clean page cache of its own zones until each is
+ * above its high watermark (balance_pgdat), dirty pages being written back
+ * and rotated (pageout), and frees them on a cpu of its node.  An
+ * allocation that fails goes through direct reclaim (SWAP_CLUSTER_MAX
+ * pages a round, local node first; after a round that freed something,
+ * all pcp lists drained if the attempt still fails, as
+ * __alloc_pages_direct_reclaim does) and, when a round frees nothing, for
  * orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY, the OOM
  * killer: the process with most rss + page tables dies.  There is no swap.
  */
@@ -27,47 +30,92 @@ uint64_t ksim_cached_pages(const struct ksim *k)
 	return n;
 }
 
-static void lru_push(struct ksim *k, uint32_t file, uint32_t index)
+int ksim_reclaim_init(struct ksim *k)
 {
-	if (k->lru_len == k->lru_cap) {
-		size_t cap = k->lru_cap ? 2 * k->lru_cap : 4096;
+	unsigned int nodes = mpm_nr_nodes(k->m);
+
+	k->nr_zones = mpm_nr_zones(k->m);
+	k->lru = calloc(k->nr_zones, sizeof(*k->lru));
+	k->zone_node = calloc(k->nr_zones, sizeof(*k->zone_node));
+	k->kswapd_cpu = calloc(nodes, sizeof(*k->kswapd_cpu));
+	if (!k->lru || !k->zone_node || !k->kswapd_cpu)
+		return -1;
+	for (unsigned int z = 0; z < k->nr_zones; z++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, z, &zi);
+		k->zone_node[z] = zi.node;
+	}
+	/*
+	 * kswapd is bound to its node's cpus (kswapd_run: cpumask_of_node);
+	 * the first of them stands for where it runs.  A node without cpus
+	 * leaves it unbound: cpu 0.
+	 */
+	for (unsigned int n = 0; n < nodes; n++)
+		for (unsigned int cpu = k->nr_cpus; cpu-- > 0;)
+			if (mpm_cpu_to_node(k->m, cpu) == n)
+				k->kswapd_cpu[n] = cpu;
+	return 0;
+}
+
+void ksim_reclaim_fini(struct ksim *k)
+{
+	for (unsigned int z = 0; k->lru && z < k->nr_zones; z++)
+		free(k->lru[z].ring);
+	free(k->lru);
+	free(k->zone_node);
+	free(k->kswapd_cpu);
+	k->lru = NULL;
+	k->zone_node = k->kswapd_cpu = NULL;
+}
+
+/* lru_cache_add: onto the LRU of the zone @pfn lies in. */
+static void lru_push(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn)
+{
+	struct klru *l = &k->lru[mpm_pfn_to_zone(k->m, pfn)];
+
+	if (l->len == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4096;
 		struct klru_entry *n = malloc(cap * sizeof(*n));
 
 		if (!n) {
 			ksim_fail(k, "out of memory in the simulator");
 			return;
 		}
-		for (size_t i = 0; i < k->lru_len; i++)
-			n[i] = k->lru[(k->lru_head + i) % k->lru_cap];
-		free(k->lru);
-		k->lru = n;
-		k->lru_head = 0;
-		k->lru_cap = cap;
+		for (size_t i = 0; i < l->len; i++)
+			n[i] = l->ring[(l->head + i) % l->cap];
+		free(l->ring);
+		l->ring = n;
+		l->head = 0;
+		l->cap = cap;
 	}
-	k->lru[(k->lru_head + k->lru_len++) % k->lru_cap] = (struct klru_entry){ file, index };
+	l->ring[(l->head + l->len++) % l->cap] = (struct klru_entry){ file, index, pfn };
 }
 
-/* Reclaim up to @nr clean page cache pages from the LRU's cold end. */
-static uint64_t shrink_page_cache(struct ksim *k, uint64_t nr, unsigned int cpu)
+/*
+ * shrink_zone, for page cache only: reclaim up to @nr clean pages from the
+ * cold end of zone @zid's LRU, freeing them (cold) on @cpu.
+ */
+static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr, unsigned int cpu)
 {
-	uint64_t freed = 0, scanned = 0, budget = k->lru_len;
+	struct klru *l = &k->lru[zid];
+	uint64_t freed = 0, scanned = 0, budget = l->len;
 
-	while (freed < nr && k->lru_len && scanned++ < budget) {
-		struct klru_entry e = k->lru[k->lru_head];
+	while (freed < nr && l->len && scanned++ < budget) {
+		struct klru_entry e = l->ring[l->head];
 		struct kfile *f;
-		uint64_t pfn;
+		uint64_t pfn = e.pfn;
 
-		k->lru_head = (k->lru_head + 1) % k->lru_cap;
-		k->lru_len--;
+		l->head = (l->head + 1) % l->cap;
+		l->len--;
 		f = k->owner_obj[e.file];
-		if (!f || f->pfn[e.index] == NO_PFN32)
-			continue;		/* truncated since */
+		if (!f || f->pfn[e.index] != e.pfn)
+			continue;		/* truncated or reclaimed since */
 		if (f->dirty[e.index]) {
 			f->dirty[e.index] = 0;	/* written back; rotated */
-			lru_push(k, e.file, e.index);
+			lru_push(k, e.file, e.index, e.pfn);
 			continue;
 		}
-		pfn = f->pfn[e.index];
 		mpm_rmap_clear(k->m, pfn);
 		ksim_freed(k, mpm_free_cold_page(k->m, pfn, cpu), &pfn, 1);
 		f->pfn[e.index] = NO_PFN32;
@@ -77,30 +125,78 @@ static uint64_t shrink_page_cache(struct ksim *k, uint64_t nr, unsigned int cpu)
 	return freed;
 }
 
-static bool zone_below(const struct mpm_machine *m, bool low)
+/*
+ * try_to_free_pages' shrink_zones, one round of SWAP_CLUSTER_MAX pages: the
+ * zones of @cpu's node first, highest first, then the other nodes' in
+ * node order, as a node-ordered zonelist lists them.
+ */
+static uint64_t shrink_zones(struct ksim *k, unsigned int cpu)
 {
-	for (unsigned int z = 0; z < mpm_nr_zones(m); z++) {
-		struct mpm_zone_info zi;
+	unsigned int nodes = mpm_nr_nodes(k->m), local = mpm_cpu_to_node(k->m, cpu);
+	uint64_t freed = 0;
 
-		mpm_zone_info(m, z, &zi);
-		if (zi.present && zi.free_pages < (low ? zi.wmark_low : zi.wmark_high))
-			return true;
+	for (unsigned int i = 0; i < nodes && freed < SWAP_CLUSTER_MAX; i++) {
+		unsigned int nid = (local + i) % nodes;
+
+		for (unsigned int z = k->nr_zones; z-- > 0 && freed < SWAP_CLUSTER_MAX;)
+			if (k->zone_node[z] == nid)
+				freed += shrink_zone(k, z, SWAP_CLUSTER_MAX - freed, cpu);
 	}
-	return false;
+	return freed;
 }
 
-/* balance_pgdat, run at a quantum boundary: below low -> reclaim to high. */
-void ksim_kswapd(struct ksim *k, unsigned int cpu)
+static bool zone_below(const struct mpm_machine *m, unsigned int zid, bool low)
 {
-	if (!k->lru_len || !zone_below(k->m, true))
-		return;
-	k->c.kswapd_wakeups++;
-	while (zone_below(k->m, false)) {
-		uint64_t n = shrink_page_cache(k, SWAP_CLUSTER_MAX, cpu);
+	struct mpm_zone_info zi;
 
-		k->c.kswapd_reclaimed += n;
-		if (!n)
-			break;
+	mpm_zone_info(m, zid, &zi);
+	return zi.present && zi.free_pages < (low ? zi.wmark_low : zi.wmark_high);
+}
+
+/*
+ * One pass of balance_pgdat over node @nid: every zone below its high
+ * watermark gives up to SWAP_CLUSTER_MAX pages.  Returns the pages freed.
+ */
+static uint64_t balance_pgdat_pass(struct ksim *k, unsigned int nid, bool *unbalanced)
+{
+	uint64_t freed = 0;
+
+	*unbalanced = false;
+	for (unsigned int z = 0; z < k->nr_zones; z++) {
+		if (k->zone_node[z] != nid || !zone_below(k->m, z, false))
+			continue;
+		*unbalanced = true;
+		freed += shrink_zone(k, z, SWAP_CLUSTER_MAX, k->kswapd_cpu[nid]);
+	}
+	return freed;
+}
+
+/*
+ * kswapd, one per node, run at a quantum boundary: a node with a zone
+ * below its low watermark reclaims its own zones' page cache until each is
+ * above its high watermark or has nothing left to give (balance_pgdat).
+ */
+void ksim_kswapd(struct ksim *k)
+{
+	unsigned int nodes = mpm_nr_nodes(k->m);
+
+	for (unsigned int nid = 0; nid < nodes; nid++) {
+		bool low = false, cache = false, unbalanced;
+		uint64_t n;
+
+		for (unsigned int z = 0; z < k->nr_zones; z++) {
+			if (k->zone_node[z] != nid)
+				continue;
+			cache |= k->lru[z].len != 0;
+			low |= zone_below(k->m, z, true);
+		}
+		if (!low || !cache)
+			continue;
+		k->c.kswapd_wakeups++;
+		do {
+			n = balance_pgdat_pass(k, nid, &unbalanced);
+			k->c.kswapd_reclaimed += n;
+		} while (unbalanced && n);
 	}
 }
 
@@ -133,62 +229,89 @@ static void oom_kill(struct ksim *k, struct kprocess *p)
 		ksim_exit_task(k, p->threads[i]);
 }
 
-uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
-			 unsigned int cpu)
+static uint64_t try_alloc(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+			  unsigned int cpu)
 {
 	uint64_t pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
 
 	ksim_allocator_call_done(k);
+	return pfn;
+}
+
+uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+			 unsigned int cpu)
+{
+	uint64_t pfn = try_alloc(k, gfp, order, cpu);
+
 	if (pfn != MPM_NO_PFN)
 		return pfn;
 	return ksim_alloc_page_failed(k, gfp, order, cpu);
 }
 
 /*
+ * __alloc_pages_direct_reclaim: a round of reclaim; only if it freed
+ * something, an attempt, and if that fails (pages may sit on other cpus'
+ * pcp lists) drain_all_pages and one more attempt.  A round that freed
+ * nothing returns at once, without draining.
+ */
+static uint64_t direct_reclaim(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
+			       unsigned int cpu, uint64_t *progress)
+{
+	uint64_t pfn;
+
+	*progress = shrink_zones(k, cpu);
+	k->c.direct_reclaimed += *progress;
+	if (!*progress)
+		return MPM_NO_PFN;
+	pfn = try_alloc(k, gfp, order, cpu);
+	if (pfn != MPM_NO_PFN)
+		return pfn;
+	mpm_drain_all_pages(k->m);
+	return try_alloc(k, gfp, order, cpu);
+}
+
+/*
  * What follows an allocation that failed (the allocator's attempt, with its
- * counters, has been made): direct reclaim, then the OOM killer.
+ * counters, has been made): __alloc_pages_slowpath's rebalance loop.  With
+ * progress, should_alloc_retry retries orders up to PAGE_ALLOC_COSTLY_ORDER
+ * without __GFP_NORETRY (larger ones would go to compaction, not modelled,
+ * and fail).  Without progress, those same allocations go to the OOM killer
+ * and restart; the others fail.
  */
 uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 				unsigned int cpu)
 {
-	uint64_t pfn;
+	bool may_retry = order <= PAGE_ALLOC_COSTLY_ORDER && !(gfp & MPM___GFP_NORETRY);
+	uint64_t pfn, progress;
 
 	if (!(gfp & MPM___GFP_WAIT)) {
 		k->c.alloc_failures++;
 		return MPM_NO_PFN;
 	}
 	for (;;) {
-		uint64_t n = shrink_page_cache(k, SWAP_CLUSTER_MAX, cpu);
+		struct kprocess *victim;
 
-		k->c.direct_reclaimed += n;
-		mpm_drain_all_pages(k->m);
-		/* the check after the allocation covers the drain too */
-		pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
-		ksim_allocator_call_done(k);
+		pfn = direct_reclaim(k, gfp, order, cpu, &progress);
 		if (pfn != MPM_NO_PFN)
 			return pfn;
-		if (n)
-			continue;
-		if (order > PAGE_ALLOC_COSTLY_ORDER || (gfp & MPM___GFP_NORETRY)) {
+		if (!may_retry) {
 			k->c.alloc_failures++;
 			return MPM_NO_PFN;
 		}
-		{
-			struct kprocess *victim = select_bad_process(k);
-
-			if (!victim) {
-				ksim_fail(k, "out of memory with nothing left to kill");
-				return MPM_NO_PFN;
-			}
-			oom_kill(k, victim);
-			/* the allocating task may have been the victim */
-			if (k->current && k->current->state == TASK_DEAD)
-				return MPM_NO_PFN;
-			pfn = mpm_alloc_pages(k->m, gfp, order, cpu);
-			ksim_allocator_call_done(k);
-			if (pfn != MPM_NO_PFN)
-				return pfn;
+		if (progress)
+			continue;
+		victim = select_bad_process(k);
+		if (!victim) {
+			ksim_fail(k, "out of memory with nothing left to kill");
+			return MPM_NO_PFN;
 		}
+		oom_kill(k, victim);
+		/* the allocating task may have been the victim */
+		if (k->current && k->current->state == TASK_DEAD)
+			return MPM_NO_PFN;
+		pfn = try_alloc(k, gfp, order, cpu);
+		if (pfn != MPM_NO_PFN)
+			return pfn;
 	}
 }
 
@@ -231,7 +354,7 @@ static bool add_to_page_cache(struct ksim *k, struct kfile *f, uint32_t i,
 	f->pfn[i] = (uint32_t)pfn;
 	ksim_rmap_set(k, pfn, f->id, i, content_tag(f->id, i, 0));
 	f->cached++;
-	lru_push(k, f->id, i);
+	lru_push(k, f->id, i, (uint32_t)pfn);
 	return true;
 }
 

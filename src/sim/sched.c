@@ -226,7 +226,7 @@ void ksim_run_quantum(struct ksim *k)
 	skip_idle(k);
 	for (unsigned int cpu = 0; cpu < k->nr_cpus && !k->failed; cpu++)
 		run_cpu(k, cpu, q);
-	ksim_kswapd(k, 0);
+	ksim_kswapd(k);
 	k->now += q;
 	/* vmstat_update: every cpu once a second (sysctl_stat_interval = HZ) */
 	if (k->now / NSEC_PER_SEC != (k->now - q) / NSEC_PER_SEC)

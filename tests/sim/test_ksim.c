@@ -5,7 +5,7 @@
  * every sample; conservation (what the allocator counts as used equals what
  * the model holds); an out-of-memory run that the OOM killer resolves;
  * a task OOM-killed by its own fault in the middle of a bulk fault run,
- * and by its own mmap;
+ * and by its own mmap; no pcp drain after a reclaim round that freed nothing;
  * determinism of the sample series.
  */
 #include "ksim_helpers.h"
@@ -159,6 +159,70 @@ static void test_oom_self_in_mmap(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * __alloc_pages_direct_reclaim drains the pcp lists only after a round of
+ * reclaim that freed something.  With no page cache to reclaim, pages
+ * sitting on another cpu's pcp list do not save the allocation: it goes
+ * to the OOM killer, and the faulting process, the only one with rss, dies.
+ */
+static void test_oom_without_drain(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kprocess *p;
+	struct ktask *t;
+	struct kvma *v;
+	uint64_t *held, nheld = 0, pfn;
+	unsigned int other;
+	uint32_t pos = 0;
+	struct ksim *k;
+
+	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB: pcp high 42 */
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	REQUIRE(ksim_cached_pages(k) == 0);
+	p = ksim_fork(k, 1, NULL, NULL);
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	/* more rss than pagetest's 4 MiB, which stays until the run ends */
+	v = ksim_mmap(k, p->mm, 2048, t->cpu);
+	REQUIRE(v);
+	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
+	CHECK_EQ_U(pos, 2048);
+	held = malloc((2u << 15) * sizeof(*held));
+	REQUIRE(held);
+	for (;;) {
+		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
+		if (pfn == MPM_NO_PFN) {
+			mpm_drain_all_pages(k->m);
+			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
+			if (pfn == MPM_NO_PFN)
+				break;
+		}
+		held[nheld++] = pfn;
+	}
+	/* four pages onto the other cpu's pcp list, below its high mark */
+	other = t->cpu ^ 1;
+	for (unsigned int i = 0; i < 4; i++)
+		mpm_free_pages(k->m, held[--nheld], 0, other);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
+	CHECK(pfn == MPM_NO_PFN);
+	CHECK_EQ_U(k->c.direct_reclaimed, 0);
+	CHECK_EQ_U(k->c.oom_kills, 1);
+	CHECK(t->state == TASK_DEAD);
+	k->current = NULL;
+	CHECK(!k->failed);
+	for (uint64_t i = 0; i < nheld; i++)
+		mpm_free_pages(k->m, held[i], 0, 0);
+	free(held);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(&r);
+}
+
 static void test_determinism(void)
 {
 	struct mpm_machine_spec s;
@@ -186,6 +250,7 @@ int main(void)
 	test_oom();
 	test_oom_self_mid_run();
 	test_oom_self_in_mmap();
+	test_oom_without_drain();
 	test_determinism();
 	return t_report("sim/ksim");
 }
