@@ -362,9 +362,11 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 _Static_assert(PREFETCH_AHEAD > PAGEVEC_SIZE, "prefetch a pagevec ahead");
 
 /*
- * tlb_flush_mmu: the pages zapped since the last flush go, hot, in order:
+ * tlb_flush_mmu: the pages zapped since the last flush go, hot:
  * free_pages_and_swap_cache hands them to release_pages a pagevec (14) at
- * a time, which frees them through free_hot_cold_page_list(list, 0).
+ * a time, which list_add()s each page to its pages_to_free list and frees
+ * that list from the head through free_hot_cold_page_list(list, 0): each
+ * pagevec's pages are freed last first.
  */
 static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
 {
@@ -379,7 +381,7 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 		if (v->pfn[i] == NO_PFN32 || v->huge[chunk])
 			continue;
 		mpm_rmap_clear(k->m, v->pfn[i]);
-		vec[n++] = v->pfn[i];
+		vec[PAGEVEC_SIZE - 1 - n++] = v->pfn[i];
 		v->pfn[i] = NO_PFN32;
 		v->rss--;
 		v->mm->rss--;
@@ -388,8 +390,11 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 			n = 0;
 		}
 	}
-	if (n)
-		ksim_freed(k, mpm_free_page_list(k->m, vec, n, cpu, 0), vec, n);
+	if (n) {
+		uint64_t *last = vec + PAGEVEC_SIZE - n;
+
+		ksim_freed(k, mpm_free_page_list(k->m, last, n, cpu, 0), last, n);
+	}
 	v->flush_from = upto;
 	v->gathered = 0;
 }
@@ -415,8 +420,13 @@ static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
 	}
 	if (v->pfn[i] == NO_PFN32)
 		return;
-	/* __tlb_remove_page: a new batch page each MAX_GATHER_BATCH pages */
-	if (++v->gathered > MMU_GATHER_BUNDLE + v->nr_gather * MAX_GATHER_BATCH) {
+	/*
+	 * __tlb_remove_page: the page that fills the active batch (the 8 of
+	 * the bundle on the stack, then MAX_GATHER_BATCH per batch page) asks
+	 * tlb_next_batch for a new batch page; without one it forces a flush
+	 * that includes it.
+	 */
+	if (++v->gathered >= MMU_GATHER_BUNDLE + v->nr_gather * MAX_GATHER_BATCH) {
 		uint64_t pfn = MPM_NO_PFN;
 
 		if (v->nr_gather < MAX_GATHER_BATCH_COUNT) {

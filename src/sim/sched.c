@@ -58,6 +58,7 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 			    void *prog, unsigned int cpu)
 {
 	struct ktask *t = calloc(1, sizeof(*t));
+	unsigned int fork_cpu;
 	uint64_t stack;
 
 	if (!t || push_task(k, t)) {
@@ -73,9 +74,15 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 	t->mm = proc ? proc->mm : NULL;
 	t->run = run;
 	t->prog = prog;
-	/* dup_task_struct: task_struct from slab, stack pages on this node */
-	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, t->cpu);
-	stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, t->cpu);
+	/*
+	 * dup_task_struct runs in the parent, on its cpu: task_struct from
+	 * slab and the stack pages on the parent's node (tsk_fork_get_node:
+	 * numa_node_id()).  Without a parent task (the workload's set-up) the
+	 * child's cpu stands in.
+	 */
+	fork_cpu = k->current ? k->current->cpu : cpu;
+	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, fork_cpu);
+	stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
 	t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
 	k->c.stacks += stack != MPM_NO_PFN;
 	k->c.threads++;
@@ -120,17 +127,18 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 		rq_del(&k->cpus[t->cpu], t);
 	t->state = TASK_DEAD;		/* a sleeper entry is dropped at the next wake-up pass */
 	k->nr_live_tasks--;
-	/* the stack and task_struct go when the task is reaped */
-	if (t->stack != NO_PFN32)
-		ksim_free_pages(k, t->stack, THREAD_SIZE_ORDER, t->cpu);
-	t->stack = NO_PFN32;
-	ksim_slab_free(k, t->task_obj, t->cpu);
-	t->task_obj = NULL;
+	/* do_exit: exit_mm first (the last thread tears the mm down) */
 	if (p && --p->live_threads == 0) {
 		ksim_exit_mm(k, p, t->cpu);
 		if (p->on_exit)
 			p->on_exit(k, p);
 	}
+	/* then the stack and task_struct, when the task is reaped (free_task) */
+	if (t->stack != NO_PFN32)
+		ksim_free_pages(k, t->stack, THREAD_SIZE_ORDER, t->cpu);
+	t->stack = NO_PFN32;
+	ksim_slab_free(k, t->task_obj, t->cpu);
+	t->task_obj = NULL;
 }
 
 /* Wake the sleepers that are due, in the order they fell asleep. */

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The order in which the process model frees and allocates, against 3.12:
+ * release_pages frees each pagevec last page first; the mmu_gather asks
+ * for its first batch page with the 8th page gathered; fork allocates the
+ * child's stack on the parent's cpu.
+ */
+#include "ksim_helpers.h"
+
+struct fixture {
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct ksim *k;
+	struct kprocess *p;
+	struct ktask *t;
+};
+
+static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	(void)k;
+	(void)t;
+	(void)budget;
+	return 0;
+}
+
+/*
+ * A kernel model after a short run, and a process whose task is current.
+ * @nodes 2: 2 nodes x 128 MiB, a cpu each; 1: one node and zone of 128 MiB
+ * and 2 cpus, where every allocation has one zone's pcp list to take from
+ * (pcp high 42 either way).
+ */
+static void setup(struct fixture *f, unsigned int nodes)
+{
+	machine(&f->s, 1u << 15, 2);
+	if (nodes == 1) {
+		kh_zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 1, 1u << 15 };
+		f->s.nr_nodes = 1;
+		f->s.nr_zones = 1;
+	}
+	REQUIRE(run_seeded(&f->r, &f->c, "pagetest:size=4M,hold=0", &f->s, 5, false, 7) == 0);
+	f->k = f->r.k;
+	REQUIRE(f->k);
+	f->p = ksim_fork(f->k, 2, NULL, NULL);
+	REQUIRE(f->p);
+	f->t = ksim_spawn_on(f->k, f->p, idle_prog, NULL, 0);
+	REQUIRE(f->t);
+	f->k->current = f->t;
+}
+
+static void teardown(struct fixture *f)
+{
+	f->k->current = NULL;
+	CHECK(!f->k->failed);
+	CHECK_EQ_U(mpm_check(f->k->m, NULL, 0), 0);
+	mpm_run_fini(&f->r);
+}
+
+/* Map and fault @n pages, then munmap them whole. */
+static void map_unmap(struct fixture *f, uint32_t n, uint32_t *pfns)
+{
+	struct kvma *v = ksim_mmap(f->k, f->p->mm, n, f->t->cpu);
+	uint32_t pos = 0;
+	bool done = false;
+
+	REQUIRE(v);
+	ksim_fault_range(f->k, f->t, v, &pos, n, 0, UINT64_MAX);
+	REQUIRE(pos == n);
+	for (uint32_t i = 0; pfns && i < n; i++)
+		pfns[i] = v->pfn[i];
+	mpm_drain_all_pages(f->k->m);
+	ksim_munmap(f->k, f->t, v, UINT64_MAX, &done);
+	REQUIRE(done);
+}
+
+/*
+ * One pagevec of 14 pages freed hot, last first: the first page mapped ends
+ * at the head of the pcp list, so the next allocations take them in mapping
+ * order.
+ */
+static void test_release_pages_order(void)
+{
+	struct fixture f;
+	uint32_t pfns[14];
+
+	setup(&f, 1);
+	map_unmap(&f, 14, pfns);
+	for (unsigned int i = 0; i < 14; i++) {
+		uint64_t pfn = mpm_alloc_pages(f.k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, f.t->cpu);
+
+		CHECK_EQ_U(pfn, pfns[i]);
+		mpm_free_pages(f.k->m, pfn, 0, 1);	/* out of the way, on the other cpu */
+	}
+	teardown(&f);
+}
+
+/* The 8th page gathered fills the on-stack bundle: one batch page. */
+static void test_gather_batch(void)
+{
+	struct fixture f;
+	uint64_t before;
+
+	setup(&f, 1);
+	before = f.k->c.gather_pages;
+	map_unmap(&f, 7, NULL);
+	CHECK_EQ_U(f.k->c.gather_pages, before);
+	map_unmap(&f, 8, NULL);
+	CHECK_EQ_U(f.k->c.gather_pages, before + 1);
+	teardown(&f);
+}
+
+/* dup_task_struct runs on the parent's cpu: the stack is on its node. */
+static void test_fork_stack_node(void)
+{
+	struct fixture f;
+	struct ktask *child;
+	struct mpm_zone_info zi;
+
+	setup(&f, 2);
+	REQUIRE(mpm_cpu_to_node(f.k->m, 0) == 0 && mpm_cpu_to_node(f.k->m, 1) == 1);
+	child = ksim_spawn_on(f.k, f.p, idle_prog, NULL, 1);
+	REQUIRE(child && child->stack != NO_PFN32);
+	mpm_zone_info(f.k->m, (unsigned int)mpm_pfn_to_zone(f.k->m, child->stack), &zi);
+	CHECK_EQ_U(zi.node, 0);
+	teardown(&f);
+}
+
+int main(void)
+{
+	test_release_pages_order();
+	test_gather_batch();
+	test_fork_stack_node();
+	return t_report("sim/unmap");
+}
