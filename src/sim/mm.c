@@ -361,17 +361,34 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 #define PREFETCH_AHEAD	32
 _Static_assert(PREFETCH_AHEAD > PAGEVEC_SIZE, "prefetch a pagevec ahead");
 
+/* release_pages: @n pages, which fill @vec from its end, freed hot. */
+static void release_pages(struct ksim *k, uint64_t *vec, unsigned int n, unsigned int cpu)
+{
+	uint64_t *first = vec + PAGEVEC_SIZE - n;
+
+	ksim_freed(k, mpm_free_page_list(k->m, first, n, cpu, 0), first, n);
+}
+
+/* Does the @pos-th page gathered (from 1) fill its batch: the bundle, then 510 each? */
+static bool fills_batch(uint32_t pos)
+{
+	return pos == MMU_GATHER_BUNDLE ||
+	       (pos > MMU_GATHER_BUNDLE && (pos - MMU_GATHER_BUNDLE) % MAX_GATHER_BATCH == 0);
+}
+
 /*
- * tlb_flush_mmu: the pages zapped since the last flush go, hot:
- * free_pages_and_swap_cache hands them to release_pages a pagevec (14) at
- * a time, which list_add()s each page to its pages_to_free list and frees
- * that list from the head through free_hot_cold_page_list(list, 0): each
- * pagevec's pages are freed last first.
+ * tlb_flush_mmu: the pages zapped since the last flush go, hot, one batch
+ * at a time (the bundle of 8 on the stack, then each batch page's 510):
+ * free_pages_and_swap_cache hands a batch to release_pages a pagevec (14)
+ * at a time, which list_add()s each page to its pages_to_free list and
+ * frees that list from the head through free_hot_cold_page_list(list, 0):
+ * each pagevec's pages are freed last first.
  */
 static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
 {
 	uint64_t vec[PAGEVEC_SIZE];
 	unsigned int n = 0;
+	uint32_t pos = 0;
 
 	for (uint32_t i = v->flush_from; i < upto; i++) {
 		uint32_t chunk = i / PAGES_PER_PMD;
@@ -385,16 +402,13 @@ static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned in
 		v->pfn[i] = NO_PFN32;
 		v->rss--;
 		v->mm->rss--;
-		if (n == PAGEVEC_SIZE) {
-			ksim_freed(k, mpm_free_page_list(k->m, vec, n, cpu, 0), vec, n);
+		if (n == PAGEVEC_SIZE || fills_batch(++pos)) {
+			release_pages(k, vec, n, cpu);
 			n = 0;
 		}
 	}
-	if (n) {
-		uint64_t *last = vec + PAGEVEC_SIZE - n;
-
-		ksim_freed(k, mpm_free_page_list(k->m, last, n, cpu, 0), last, n);
-	}
+	if (n)
+		release_pages(k, vec, n, cpu);
 	v->flush_from = upto;
 	v->gathered = 0;
 }

@@ -47,7 +47,7 @@ int ksim_reclaim_init(struct ksim *k)
 		k->zone_node[z] = zi.node;
 	}
 	/*
-	 * kswapd is bound to its node's cpus (kswapd_run: cpumask_of_node);
+	 * kswapd binds itself to its node's cpus (kswapd(): cpumask_of_node);
 	 * the first of them stands for where it runs.  A node without cpus
 	 * leaves it unbound: cpu 0.
 	 */
