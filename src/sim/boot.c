@@ -28,7 +28,7 @@ static uint64_t run_daemon(struct ksim *k, struct ktask *t, uint64_t budget)
 	struct daemon_prog *g = t->prog;
 	uint64_t used;
 
-	if (!g->heap && !(g->heap = ksim_mmap(k, t->mm, DAEMON_ANON_PAGES, t->cpu)))
+	if (!g->heap && !(g->heap = ksim_mmap(k, t, DAEMON_ANON_PAGES)))
 		return 0;
 	used = ksim_fault_range(k, t, g->heap, &g->pos, g->heap->npages, 0, budget);
 	if (t->state == TASK_RUNNABLE && g->pos == g->heap->npages)

@@ -111,7 +111,7 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 				g->state = EBZ_SPAWN;
 				break;
 			}
-			g->buf = ksim_mmap(k, t->mm, buffer_pages(in->p), t->cpu);
+			g->buf = ksim_mmap(k, t, buffer_pages(in->p));
 			if (!g->buf)
 				return used;
 			in->chunk[in->filled] = g->buf;
@@ -185,7 +185,7 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 				ksim_exit_task(k, t);
 				return used;
 			}
-			g->buf = ksim_mmap(k, t->mm, buffer_pages(g->in->p), t->cpu);
+			g->buf = ksim_mmap(k, t, buffer_pages(g->in->p));
 			if (!g->buf)
 				return used;
 			g->pos = 0;

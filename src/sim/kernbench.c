@@ -104,7 +104,7 @@ static uint64_t run_cc(struct ksim *k, struct ktask *t, uint64_t budget)
 			uint64_t pages = (uint64_t)mk->cc_heap_pages * 2 * mk->src[g->unit]->npages /
 					 (SRC_PAGES_MAX + 1);
 
-			g->heap = ksim_mmap(k, t->mm, pages ? (uint32_t)pages : 1, t->cpu);
+			g->heap = ksim_mmap(k, t, pages ? (uint32_t)pages : 1);
 			if (!g->heap)
 				return used;
 			g->state = CC_COMPILE;
@@ -215,7 +215,7 @@ static uint64_t run_make(struct ksim *k, struct ktask *t, uint64_t budget)
 		switch (mk->state) {
 		case MK_HEAP:		/* read the Makefiles, build the graph */
 			if (!mk->heap &&
-			    !(mk->heap = ksim_mmap(k, t->mm, MAKE_HEAP_PAGES, t->cpu)))
+			    !(mk->heap = ksim_mmap(k, t, MAKE_HEAP_PAGES)))
 				return used;
 			used += ksim_fault_range(k, t, mk->heap, &mk->heap_pos, mk->heap->npages,
 						 0, budget - used);

@@ -90,6 +90,7 @@ void ksim_fini(struct ksim *k)
 			for (size_t v = 0; v < p->mm->nr_vmas; v++)
 				free_vma(p->mm->vmas[v]);
 			free(p->mm->vmas);
+			free(p->mm->tlb);
 			free(p->mm);
 		}
 		free(p->threads);
@@ -247,8 +248,11 @@ static uint64_t mm_pages(const struct kmm *mm)
 	n += mm->pud != NO_PFN32;
 	for (unsigned int i = 0; i < 64; i++)
 		n += mm->pmd[i] != NO_PFN32;
-	for (size_t v = 0; v < mm->nr_vmas; v++)
-		n += mm->vmas[v]->nr_gather;
+	if (mm->tlb) {
+		n += mm->tlb->nr_batch;
+		for (uint32_t i = 0; i < mm->tlb->nr; i++)
+			n += mm->tlb->pages[i] & GATHER_HUGE ? 1u << 9 : 1;
+	}
 	return n;
 }
 

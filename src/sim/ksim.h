@@ -66,12 +66,25 @@ struct kvma {
 	uint64_t rss;			/* pages present */
 	struct kmm *mm;
 	void *slab_objs[3];		/* vm_area_struct, anon_vma, anon_vma_chain */
-	/* munmap in progress: the next page to zap, and mmu_gather's batch pages */
-	uint32_t zap_pos;
-	uint32_t gather[32];
-	unsigned int nr_gather;
-	uint32_t gathered;		/* pages in the gather since the last flush */
-	uint32_t flush_from;		/* first zapped page not yet freed */
+	uint32_t zap_pos;		/* munmap in progress: the next page to zap */
+};
+
+#define MMU_GATHER_BUNDLE	8	/* the on-stack batch */
+#define MAX_GATHER_BATCH	510	/* (PAGE_SIZE - 16) / sizeof(void *) */
+#define MAX_GATHER_BATCH_COUNT	(10000u / MAX_GATHER_BATCH)
+#define GATHER_HUGE		0x80000000u	/* a THP's head in pages[] */
+
+/*
+ * struct mmu_gather of the munmap or exit_mmap in progress in an mm (one
+ * at a time: both hold mmap_sem): the pages zapped and not yet freed, in
+ * the order they were gathered, and the batch pages holding them beyond
+ * the on-stack bundle.
+ */
+struct kgather {
+	uint32_t pages[MMU_GATHER_BUNDLE + MAX_GATHER_BATCH_COUNT * MAX_GATHER_BATCH];
+	uint32_t nr;
+	uint32_t batch[MAX_GATHER_BATCH_COUNT];
+	unsigned int nr_batch;
 };
 
 struct kmm {
@@ -83,6 +96,7 @@ struct kmm {
 	uint32_t pud;			/* one pud page (mappings below 512 GiB) */
 	uint32_t pmd[64];		/* one pmd page per GiB of address space used */
 	struct ktask *mmap_writer;	/* holds mmap_sem for write (munmap) */
+	struct kgather *tlb;		/* allocated at the first munmap or exit */
 	void *slab_objs[4];		/* mm_struct & co. */
 };
 
@@ -412,7 +426,12 @@ void ksim_run_quantum(struct ksim *k);
 /* mm.c */
 struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
 			   void (*on_exit)(struct ksim *, struct kprocess *));
-struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu);
+/*
+ * mmap of @npages anonymous pages by @t.  NULL if the mapping task must
+ * first wait for mmap_sem (it sleeps: call again when it runs), or was
+ * OOM-killed by the vm_area_struct's allocation.
+ */
+struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages);
 /*
  * Fault in pages of @vma from *@pos on, each costing the fault plus
  * @per_page_extra_ns, until @to or @budget ns are used; advances *@pos and

@@ -6,9 +6,10 @@
  * GFP_HIGHUSER_MOVABLE order 0; do_huge_pmd_anonymous_page: GFP_TRANSHUGE
  * order 9 with a deposited pte page, falling back to 4 KiB), munmap through
  * an mmu_gather (zap in address order, batch pages of GFP_NOWAIT, flushes
- * through free_hot_cold_page_list, hot, on the unmapping cpu; page tables
- * freed after the pages) and exit_mmap.  mmap_sem: munmap holds it for
- * write; faults of the other threads wait for it.
+ * batch by batch through release_pages, hot, on the unmapping cpu; the
+ * page-table pages through the same gather after the pages) and exit_mmap
+ * (one gather for every vma, in address order).  mmap_sem: munmap holds it
+ * for write; mmaps and faults of the other threads wait for it.
  */
 #include "sim/ksim.h"
 
@@ -17,9 +18,6 @@
 
 #define PGALLOC_GFP	(MPM_GFP_KERNEL | MPM___GFP_NOTRACK | MPM___GFP_REPEAT | MPM___GFP_ZERO)
 #define GATHER_GFP	(MPM_GFP_NOWAIT | MPM___GFP_NOWARN)
-#define MAX_GATHER_BATCH	510	/* (PAGE_SIZE - 16) / sizeof(void *) */
-#define MAX_GATHER_BATCH_COUNT	(10000u / MAX_GATHER_BATCH)
-#define MMU_GATHER_BUNDLE	8	/* the on-stack batch */
 #define HPAGE_ORDER	9
 #define PAGES_PER_GIB	(1u << 18)
 
@@ -45,7 +43,8 @@ struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
 {
 	struct kprocess *p = calloc(1, sizeof(*p));
 	struct kmm *mm = calloc(1, sizeof(*mm));
-	unsigned int cpu = k->next_cpu % k->nr_cpus;
+	/* copy_mm runs in the parent (or, in a workload's set-up, where the child will) */
+	unsigned int cpu = k->current ? k->current->cpu : k->next_cpu % k->nr_cpus;
 
 	if (p)
 		p->threads = calloc(max_threads, sizeof(*p->threads));
@@ -102,18 +101,27 @@ static uint64_t find_va(const struct kmm *mm, uint32_t npages)
 	return va;
 }
 
+static bool wait_mmap_sem(struct ksim *k, struct ktask *t);
+
 /*
+ * vm_mmap_pgoff: mmap_sem for write first (a munmap of another thread
+ * holds it across quanta; the mapping itself takes no time here), then
  * mmap_region: the vm_area_struct is allocated (vm_area_alloc) before the
  * rest of the mapping is set up.  That allocation may OOM-kill the mapping
- * task itself, whose exit tears @mm down: then no mapping is made (NULL,
- * as for a run that failed), so no vma is left in a dead mm.
+ * task itself, whose exit tears its mm down: then no mapping is made
+ * (NULL, as for a run that failed), so no vma is left in a dead mm.
  */
-struct kvma *ksim_mmap(struct ksim *k, struct kmm *mm, uint32_t npages, unsigned int cpu)
+struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 {
-	void *vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
 	uint32_t chunks = (npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+	unsigned int cpu = t->cpu;
+	struct kmm *mm = t->mm;
 	struct kvma *v;
+	void *vma_obj;
 
+	if (wait_mmap_sem(k, t))
+		return NULL;
+	vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
 	if (!vma_obj)
 		return NULL;
 	v = calloc(1, sizeof(*v));
@@ -166,22 +174,28 @@ static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int
 }
 
 /*
- * The first fault in a 2 MiB range: anon_vma on the vma's first fault, a
- * pte page.  Any of these allocations may fail by OOM-killing this task,
- * whose exit buries @v and frees its mm's page tables: nothing more may be
- * allocated for either then, so each failure ends the fault at once.
+ * The allocations of the first fault in a 2 MiB range, each in the order
+ * 3.12 makes them (see ksim_fault_range).  Any of them may fail by
+ * OOM-killing this task, whose exit buries @v and frees its mm's page
+ * tables: nothing more may be allocated for either then, so each failure
+ * ends the fault at once.
  */
-static bool prepare_chunk(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
-{
-	uint32_t pte;
 
-	if (!v->slab_objs[1] && !(v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu)))
-		return false;
+/* anon_vma_prepare, on the vma's first fault: the anon_vma_chain, then the anon_vma. */
+static bool anon_vma_prepare(struct ksim *k, struct kvma *v, unsigned int cpu)
+{
+	if (v->slab_objs[1])
+		return true;
 	if (!v->slab_objs[2] && !(v->slab_objs[2] = ksim_slab_alloc(k, SLAB_AVC, cpu)))
 		return false;
-	if (!ensure_pmd(k, v->mm, v->va + (uint64_t)chunk * PAGES_PER_PMD, cpu))
-		return false;
-	pte = alloc_pt_page(k, cpu);
+	return (v->slab_objs[1] = ksim_slab_alloc(k, SLAB_ANON_VMA, cpu)) != NULL;
+}
+
+/* __pte_alloc (or pte_alloc_one for a THP's deposit): the chunk's pte page. */
+static bool pte_alloc(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
+{
+	uint32_t pte = alloc_pt_page(k, cpu);
+
 	if (pte == NO_PFN32)
 		return false;
 	v->pte[chunk] = pte;
@@ -196,15 +210,24 @@ static void map_page(struct ksim *k, struct kvma *v, uint32_t i, uint64_t pfn)
 	ksim_rmap_set(k, pfn, v->id, i, content_tag(v->id, i, v->generation));
 }
 
-/* do_huge_pmd_anonymous_page; false if no huge page could be had. */
-static bool fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
+/*
+ * do_huge_pmd_anonymous_page, after anon_vma_prepare: the huge page, then
+ * its pte page to deposit (__do_huge_pmd_anonymous_page), then the
+ * mapping.  1: mapped; 0: no huge page, fall back to 4 KiB pages; -1: the
+ * pte page could not be had (VM_FAULT_OOM: the huge page goes back).
+ */
+static int fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned int cpu)
 {
 	uint64_t pfn = mpm_alloc_pages(k->m, MPM_GFP_TRANSHUGE, HPAGE_ORDER, cpu);
 
 	ksim_allocator_call_done(k);
 	if (pfn == MPM_NO_PFN) {
 		k->c.thp_fallbacks++;
-		return false;
+		return 0;
+	}
+	if (!pte_alloc(k, v, chunk, cpu)) {
+		ksim_free_pages(k, pfn, HPAGE_ORDER, cpu);	/* not mapped: @v may be gone */
+		return -1;
 	}
 	for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
 		map_page(k, v, chunk * PAGES_PER_PMD + j, pfn + j);
@@ -214,7 +237,7 @@ static bool fault_huge(struct ksim *k, struct kvma *v, uint32_t chunk, unsigned 
 	v->rss += PAGES_PER_PMD;
 	v->mm->rss += PAGES_PER_PMD;
 	k->c.thp_faults++;
-	return true;
+	return 1;
 }
 
 static bool wait_mmap_sem(struct ksim *k, struct ktask *t)
@@ -294,14 +317,30 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 		size_t n, got;
 
 		if (v->pte[chunk] == NO_PFN32) {
-			if (!prepare_chunk(k, v, chunk, cpu))
+			/*
+			 * __handle_mm_fault: pud_alloc, pmd_alloc; for a THP
+			 * do_huge_pmd_anonymous_page (anon_vma_prepare, the huge
+			 * page, its pte page); else, or if it falls back,
+			 * __pte_alloc and do_anonymous_page's anon_vma_prepare.
+			 */
+			if (!ensure_pmd(k, v->mm, v->va + (uint64_t)chunk * PAGES_PER_PMD, cpu))
 				break;
-			if (k->p.thp && i % PAGES_PER_PMD == 0 && i + PAGES_PER_PMD <= v->npages &&
-			    fault_huge(k, v, chunk, cpu)) {
-				*pos += PAGES_PER_PMD;
-				used += k->p.thp_fault_ns + PAGES_PER_PMD * extra;
-				continue;
+			if (k->p.thp && i % PAGES_PER_PMD == 0 && i + PAGES_PER_PMD <= v->npages) {
+				int huge;
+
+				if (!anon_vma_prepare(k, v, cpu))
+					break;
+				huge = fault_huge(k, v, chunk, cpu);
+				if (huge < 0)
+					break;
+				if (huge) {
+					*pos += PAGES_PER_PMD;
+					used += k->p.thp_fault_ns + PAGES_PER_PMD * extra;
+					continue;
+				}
 			}
+			if (!pte_alloc(k, v, chunk, cpu) || !anon_vma_prepare(k, v, cpu))
+				break;
 		}
 		n = faults_ahead(i, to, used, budget, cost);
 		got = mpm_alloc_pages_bulk(k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, cpu, n, pfns);
@@ -361,120 +400,179 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 #define PREFETCH_AHEAD	32
 _Static_assert(PREFETCH_AHEAD > PAGEVEC_SIZE, "prefetch a pagevec ahead");
 
-/* release_pages: @n pages, which fill @vec from its end, freed hot. */
-static void release_pages(struct ksim *k, uint64_t *vec, unsigned int n, unsigned int cpu)
+/* tlb_gather_mmu: the mm's gather, empty (allocated once per mm). */
+static struct kgather *tlb_gather_mmu(struct ksim *k, struct kmm *mm)
 {
-	uint64_t *first = vec + PAGEVEC_SIZE - n;
-
-	ksim_freed(k, mpm_free_page_list(k->m, first, n, cpu, 0), first, n);
-}
-
-/* Does the @pos-th page gathered (from 1) fill its batch: the bundle, then 510 each? */
-static bool fills_batch(uint32_t pos)
-{
-	return pos == MMU_GATHER_BUNDLE ||
-	       (pos > MMU_GATHER_BUNDLE && (pos - MMU_GATHER_BUNDLE) % MAX_GATHER_BATCH == 0);
+	if (!mm->tlb && !(mm->tlb = calloc(1, sizeof(*mm->tlb))))
+		ksim_fail(k, "out of memory in the simulator");
+	return mm->tlb;
 }
 
 /*
- * tlb_flush_mmu: the pages zapped since the last flush go, hot, one batch
- * at a time (the bundle of 8 on the stack, then each batch page's 510):
- * free_pages_and_swap_cache hands a batch to release_pages a pagevec (14)
- * at a time, which list_add()s each page to its pages_to_free list and
- * frees that list from the head through free_hot_cold_page_list(list, 0):
- * each pagevec's pages are freed last first.
+ * release_pages, one pagevec of @n entries: a THP goes at once, in order
+ * (put_page of a compound page frees it past the pcp lists); order-0 pages
+ * are list_add()ed to pages_to_free, which free_hot_cold_page_list(list, 0)
+ * frees from the head: last page first, hot.
  */
-static void tlb_flush(struct ksim *k, struct kvma *v, uint32_t upto, unsigned int cpu)
+static void release_pages(struct ksim *k, const uint32_t *pages, unsigned int n,
+			  unsigned int cpu)
 {
 	uint64_t vec[PAGEVEC_SIZE];
-	unsigned int n = 0;
-	uint32_t pos = 0;
+	unsigned int nr = 0;
 
-	for (uint32_t i = v->flush_from; i < upto; i++) {
-		uint32_t chunk = i / PAGES_PER_PMD;
-
-		if (i + PREFETCH_AHEAD < upto && v->pfn[i + PREFETCH_AHEAD] != NO_PFN32)
-			mpm_prefetch_page(k->m, v->pfn[i + PREFETCH_AHEAD]);
-		if (v->pfn[i] == NO_PFN32 || v->huge[chunk])
-			continue;
-		mpm_rmap_clear(k->m, v->pfn[i]);
-		vec[PAGEVEC_SIZE - 1 - n++] = v->pfn[i];
-		v->pfn[i] = NO_PFN32;
-		v->rss--;
-		v->mm->rss--;
-		if (n == PAGEVEC_SIZE || fills_batch(++pos)) {
-			release_pages(k, vec, n, cpu);
-			n = 0;
-		}
+	for (unsigned int i = 0; i < n; i++) {
+		if (pages[i] & GATHER_HUGE)
+			ksim_free_pages(k, pages[i] & ~GATHER_HUGE, HPAGE_ORDER, cpu);
+		else
+			vec[PAGEVEC_SIZE - 1 - nr++] = pages[i];
 	}
-	if (n)
-		release_pages(k, vec, n, cpu);
-	v->flush_from = upto;
-	v->gathered = 0;
+	if (nr)
+		ksim_freed(k, mpm_free_page_list(k->m, vec + PAGEVEC_SIZE - nr, nr, cpu, 0),
+			   vec + PAGEVEC_SIZE - nr, nr);
 }
 
-/* Zap one page or one huge pmd at v->zap_pos into the gather. */
-static void zap_one(struct ksim *k, struct kvma *v, unsigned int cpu)
+/*
+ * tlb_flush_mmu: every page gathered goes, one batch at a time (the bundle
+ * of 8 on the stack, then each batch page's 510): free_pages_and_swap_cache
+ * hands a batch to release_pages a pagevec (14) at a time.
+ */
+static void tlb_flush_mmu(struct ksim *k, struct kgather *tlb, unsigned int cpu)
+{
+	for (uint32_t start = 0; start < tlb->nr;) {
+		uint32_t end = start < MMU_GATHER_BUNDLE ? MMU_GATHER_BUNDLE : start + MAX_GATHER_BATCH;
+
+		if (end > tlb->nr)
+			end = tlb->nr;
+		for (uint32_t i = start; i < end; i += PAGEVEC_SIZE) {
+			unsigned int n = end - i < PAGEVEC_SIZE ? end - i : PAGEVEC_SIZE;
+
+			for (uint32_t j = i + PREFETCH_AHEAD; j < i + PREFETCH_AHEAD + n && j < tlb->nr; j++)
+				if (!(tlb->pages[j] & GATHER_HUGE))
+					mpm_prefetch_page(k->m, tlb->pages[j]);
+			release_pages(k, tlb->pages + i, n, cpu);
+		}
+		start = end;
+	}
+	tlb->nr = 0;
+}
+
+/*
+ * tlb_remove_page: gather a page.  The page that fills the active batch
+ * (the bundle, then each batch page's 510) moves the gather to the next
+ * batch page, asking for a new one (GFP_NOWAIT, up to
+ * MAX_GATHER_BATCH_COUNT) when there is none; without one the gather is
+ * flushed, this page included.
+ */
+static void tlb_remove_page(struct ksim *k, struct kgather *tlb, uint32_t entry,
+			    unsigned int cpu)
+{
+	uint32_t next;
+
+	tlb->pages[tlb->nr++] = entry;
+	if (tlb->nr < MMU_GATHER_BUNDLE || (tlb->nr - MMU_GATHER_BUNDLE) % MAX_GATHER_BATCH)
+		return;
+	next = (tlb->nr - MMU_GATHER_BUNDLE) / MAX_GATHER_BATCH;
+	if (next < tlb->nr_batch)
+		return;				/* kept from before the last flush */
+	if (next < MAX_GATHER_BATCH_COUNT) {
+		uint64_t pfn = mpm_alloc_pages(k->m, GATHER_GFP, 0, cpu);
+
+		ksim_allocator_call_done(k);
+		if (pfn != MPM_NO_PFN) {
+			tlb->batch[tlb->nr_batch++] = (uint32_t)pfn;
+			k->c.gather_pages++;
+			return;
+		}
+	}
+	tlb_flush_mmu(k, tlb, cpu);
+}
+
+/* tlb_finish_mmu: the last flush, then the batch pages, in chain order. */
+static void tlb_finish_mmu(struct ksim *k, struct kgather *tlb, unsigned int cpu)
+{
+	tlb_flush_mmu(k, tlb, cpu);
+	for (unsigned int g = 0; g < tlb->nr_batch; g++)
+		ksim_free_pages(k, tlb->batch[g], 0, cpu);
+	tlb->nr_batch = 0;
+}
+
+/*
+ * Zap one page or one huge pmd at v->zap_pos into the gather
+ * (zap_pte_range, zap_huge_pmd): the mapping, the reverse map and rss go
+ * now, the page itself at the flush.
+ */
+static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigned int cpu)
 {
 	uint32_t i = v->zap_pos, chunk = i / PAGES_PER_PMD;
 
 	if (v->huge[chunk] && i % PAGES_PER_PMD == 0) {
-		/* zap_huge_pmd: the whole THP goes at once, past the pcp lists */
 		uint32_t head = v->pfn[i];
 
 		for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
 			mpm_rmap_clear(k->m, v->pfn[i + j]);
 			v->pfn[i + j] = NO_PFN32;
 		}
-		ksim_free_pages(k, head, HPAGE_ORDER, cpu);
 		v->huge[chunk] = 0;
 		v->rss -= PAGES_PER_PMD;
 		v->mm->rss -= PAGES_PER_PMD;
+		/* the deposited pte page (the chunk's) goes at once: pte_free */
+		free_pt_page(k, &v->pte[chunk], cpu);
+		v->mm->nr_ptes--;
+		tlb_remove_page(k, tlb, head | GATHER_HUGE, cpu);
 		return;
 	}
 	if (v->pfn[i] == NO_PFN32)
 		return;
-	/*
-	 * __tlb_remove_page: the page that fills the active batch (the 8 of
-	 * the bundle on the stack, then MAX_GATHER_BATCH per batch page) asks
-	 * tlb_next_batch for a new batch page; without one it forces a flush
-	 * that includes it.
-	 */
-	if (++v->gathered >= MMU_GATHER_BUNDLE + v->nr_gather * MAX_GATHER_BATCH) {
-		uint64_t pfn = MPM_NO_PFN;
-
-		if (v->nr_gather < MAX_GATHER_BATCH_COUNT) {
-			pfn = mpm_alloc_pages(k->m, GATHER_GFP, 0, cpu);
-			ksim_allocator_call_done(k);
-		}
-		if (pfn != MPM_NO_PFN) {
-			v->gather[v->nr_gather++] = (uint32_t)pfn;
-			k->c.gather_pages++;
-		} else {
-			tlb_flush(k, v, i + 1, cpu);	/* batch full: flush */
-		}
-	}
+	mpm_rmap_clear(k->m, v->pfn[i]);
+	tlb_remove_page(k, tlb, v->pfn[i], cpu);
+	v->pfn[i] = NO_PFN32;
+	v->rss--;
+	v->mm->rss--;
 }
 
-static void finish_unmap(struct ksim *k, struct kvma *v, unsigned int cpu)
+/* free_pte_range for @v: its pte pages into the gather (pte_free_tlb). */
+static void free_pte_pages(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigned int cpu)
 {
 	uint32_t chunks = (v->npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
 
-	tlb_flush(k, v, v->npages, cpu);
-	/* free_pgtables, then tlb_finish_mmu frees the batch pages */
 	for (uint32_t c = 0; c < chunks; c++)
 		if (v->pte[c] != NO_PFN32) {
-			free_pt_page(k, &v->pte[c], cpu);
+			tlb_remove_page(k, tlb, v->pte[c], cpu);
+			v->pte[c] = NO_PFN32;
 			v->mm->nr_ptes--;
 		}
-	for (unsigned int g = 0; g < v->nr_gather; g++)
-		ksim_free_pages(k, v->gather[g], 0, cpu);
-	v->nr_gather = 0;
-	v->mm->rss -= v->rss;
-	v->rss = 0;
-	for (int i = 0; i < 3; i++)
-		ksim_slab_free(k, v->slab_objs[i], cpu);
+}
+
+/*
+ * unlink_anon_vmas: put_anon_vma frees the vma's own anon_vma, then the
+ * anon_vma_chain object goes.
+ */
+static void unlink_anon_vmas(struct ksim *k, struct kvma *v, unsigned int cpu)
+{
+	ksim_slab_free(k, v->slab_objs[1], cpu);
+	ksim_slab_free(k, v->slab_objs[2], cpu);
+	v->slab_objs[1] = v->slab_objs[2] = NULL;
+}
+
+/* remove_vma: the vm_area_struct goes, after the last flush. */
+static void remove_vma(struct ksim *k, struct kvma *v, unsigned int cpu)
+{
+	ksim_slab_free(k, v->slab_objs[0], cpu);
+	v->slab_objs[0] = NULL;
 	bury_vma(k, v);
+}
+
+/*
+ * The rest of unmap_region once every page is zapped: free_pgtables
+ * (unlink_anon_vmas, the pte pages into the gather; the pmd and pud pages
+ * stay, see docs/sim-parameters.md §5), tlb_finish_mmu, remove_vma.
+ */
+static void finish_unmap(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigned int cpu)
+{
+	unlink_anon_vmas(k, v, cpu);
+	free_pte_pages(k, v, tlb, cpu);
+	tlb_finish_mmu(k, tlb, cpu);
+	remove_vma(k, v, cpu);
 }
 
 static void release_mmap_sem(struct ksim *k, struct kprocess *p)
@@ -493,47 +591,119 @@ static void release_mmap_sem(struct ksim *k, struct kprocess *p)
 uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *v,
 		     uint64_t budget, bool *done)
 {
+	struct kgather *tlb;
 	uint64_t used = 0;
 
 	*done = false;
 	if (wait_mmap_sem(k, t))
+		return 0;
+	if (!(tlb = tlb_gather_mmu(k, v->mm)))
 		return 0;
 	t->mm->mmap_writer = t;
 	while (v->zap_pos < v->npages && used < budget) {
 		uint32_t chunk = v->zap_pos / PAGES_PER_PMD;
 		bool huge = v->huge[chunk];
 
-		zap_one(k, v, t->cpu);
+		zap_one(k, v, tlb, t->cpu);
 		v->zap_pos += huge ? PAGES_PER_PMD : 1;
 		used += k->p.zap_ns_per_page;	/* a huge pmd zaps as one entry */
 	}
 	if (v->zap_pos >= v->npages) {
-		finish_unmap(k, v, t->cpu);
+		finish_unmap(k, v, tlb, t->cpu);
 		release_mmap_sem(k, t->proc);
 		*done = true;
 	}
 	return used;
 }
 
-/* exit_mmap: every vma unmapped, then the upper page-table levels. */
+static int vma_cmp_va(const void *a, const void *b)
+{
+	const struct kvma *x = *(struct kvma *const *)a, *y = *(struct kvma *const *)b;
+
+	return x->va < y->va ? -1 : x->va > y->va;
+}
+
+/* One past @v's last page, as vm_end. */
+static uint64_t vma_end(const struct kvma *v)
+{
+	return v->va + v->npages;
+}
+
+/*
+ * free_pgtables over every vma, in address order: vmas less than a pmd
+ * apart are one call down (unlink_anon_vmas of each, then their pte
+ * pages); after each call the pmd pages of the GiBs the next vma no longer
+ * reaches (free_pmd_range's floor and ceiling), and after the last the
+ * pud page.
+ */
+static void free_pgtables(struct ksim *k, struct kmm *mm, struct kvma **vmas, size_t nr,
+			  struct kgather *tlb, unsigned int cpu)
+{
+	uint32_t gib_done = 0;
+
+	for (size_t i = 0; i < nr;) {
+		size_t last = i;
+		uint64_t ceiling;
+
+		while (last + 1 < nr && vmas[last + 1]->va <= vma_end(vmas[last]) + PAGES_PER_PMD)
+			last++;
+		for (size_t j = i; j <= last; j++)
+			unlink_anon_vmas(k, vmas[j], cpu);
+		for (size_t j = i; j <= last; j++)
+			free_pte_pages(k, vmas[j], tlb, cpu);
+		ceiling = last + 1 < nr ? vmas[last + 1]->va / PAGES_PER_GIB : 64;
+		for (; gib_done < ceiling && gib_done < 64; gib_done++)
+			if (mm->pmd[gib_done] != NO_PFN32) {
+				tlb_remove_page(k, tlb, mm->pmd[gib_done], cpu);
+				mm->pmd[gib_done] = NO_PFN32;
+			}
+		i = last + 1;
+	}
+	for (; gib_done < 64; gib_done++)
+		if (mm->pmd[gib_done] != NO_PFN32) {
+			tlb_remove_page(k, tlb, mm->pmd[gib_done], cpu);
+			mm->pmd[gib_done] = NO_PFN32;
+		}
+	if (mm->pud != NO_PFN32) {
+		tlb_remove_page(k, tlb, mm->pud, cpu);
+		mm->pud = NO_PFN32;
+	}
+}
+
+/*
+ * exit_mmap: one gather for the whole mm: unmap_vmas over every vma in
+ * address order, free_pgtables, tlb_finish_mmu, then remove_vma of each;
+ * mmdrop then frees the pgd and the mm's objects.
+ */
 void ksim_exit_mm(struct ksim *k, struct kprocess *p, unsigned int cpu)
 {
 	struct kmm *mm = p->mm;
+	struct kgather *tlb = tlb_gather_mmu(k, mm);
+	struct kvma **vmas = NULL;
+	size_t nr = mm->nr_vmas;
 
-	while (mm->nr_vmas) {
-		struct kvma *v = mm->vmas[mm->nr_vmas - 1];
-
-		while (v->zap_pos < v->npages) {
-			bool huge = v->huge[v->zap_pos / PAGES_PER_PMD];
-
-			zap_one(k, v, cpu);
-			v->zap_pos += huge ? PAGES_PER_PMD : 1;
-		}
-		finish_unmap(k, v, cpu);
+	if (!tlb)
+		return;
+	if (nr && !(vmas = malloc(nr * sizeof(*vmas)))) {
+		ksim_fail(k, "out of memory in the simulator");
+		return;
 	}
-	for (unsigned int g = 0; g < 64; g++)
-		free_pt_page(k, &mm->pmd[g], cpu);
-	free_pt_page(k, &mm->pud, cpu);
+	if (nr) {
+		memcpy(vmas, mm->vmas, nr * sizeof(*vmas));
+		qsort(vmas, nr, sizeof(*vmas), vma_cmp_va);
+	}
+	for (size_t i = 0; i < nr; i++)
+		while (vmas[i]->zap_pos < vmas[i]->npages) {
+			bool huge = vmas[i]->huge[vmas[i]->zap_pos / PAGES_PER_PMD];
+
+			zap_one(k, vmas[i], tlb, cpu);
+			vmas[i]->zap_pos += huge ? PAGES_PER_PMD : 1;
+		}
+	free_pgtables(k, mm, vmas, nr, tlb, cpu);
+	tlb_finish_mmu(k, tlb, cpu);
+	for (size_t i = 0; i < nr; i++)
+		remove_vma(k, vmas[i], cpu);
+	free(vmas);
 	free_pt_page(k, &mm->pgd, cpu);
 	for (int i = 0; i < 4; i++)
 		ksim_slab_free(k, mm->slab_objs[i], cpu);

@@ -39,7 +39,7 @@ static uint64_t run_reader(struct ksim *k, struct ktask *t, uint64_t budget)
 			continue;
 		switch (g->state) {
 		case PC_BUF:		/* the read buffer, written by every read */
-			if (!g->buf && !(g->buf = ksim_mmap(k, t->mm, CHUNK_PAGES, t->cpu)))
+			if (!g->buf && !(g->buf = ksim_mmap(k, t, CHUNK_PAGES)))
 				return used;
 			used += ksim_fault_range(k, t, g->buf, &g->bpos, g->buf->npages, 0,
 						 budget - used);

@@ -26,7 +26,7 @@ static uint64_t run_pagetest(struct ksim *k, struct ktask *t, uint64_t budget)
 	while (used < budget && t->state == TASK_RUNNABLE) {
 		switch (g->state) {
 		case PT_MMAP:
-			g->buf = ksim_mmap(k, t->mm, (uint32_t)(g->p->size / MPM_PAGE_SIZE), t->cpu);
+			g->buf = ksim_mmap(k, t, (uint32_t)(g->p->size / MPM_PAGE_SIZE));
 			if (!g->buf)
 				return used;
 			g->state = PT_TOUCH;

@@ -126,7 +126,7 @@ static void test_oom_self_in_mmap(void)
 	REQUIRE(t);
 	k->current = t;
 	/* more rss than pagetest's 4 MiB, which stays until the run ends */
-	v = ksim_mmap(k, p->mm, 2048, t->cpu);
+	v = ksim_mmap(k, t, 2048);
 	REQUIRE(v);
 	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
 	CHECK_EQ_U(pos, 2048);
@@ -145,7 +145,7 @@ static void test_oom_self_in_mmap(void)
 		}
 		held[nheld++] = pfn;
 	}
-	CHECK(ksim_mmap(k, p->mm, 16, t->cpu) == NULL);
+	CHECK(ksim_mmap(k, t, 16) == NULL);
 	CHECK_EQ_U(k->c.oom_kills, 1);
 	CHECK(t->state == TASK_DEAD);
 	CHECK_EQ_U(p->mm->nr_vmas, 0);
@@ -189,7 +189,7 @@ static void test_oom_without_drain(void)
 	REQUIRE(t);
 	k->current = t;
 	/* more rss than pagetest's 4 MiB, which stays until the run ends */
-	v = ksim_mmap(k, p->mm, 2048, t->cpu);
+	v = ksim_mmap(k, t, 2048);
 	REQUIRE(v);
 	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
 	CHECK_EQ_U(pos, 2048);

@@ -3,7 +3,8 @@
  * The order in which the process model frees and allocates, against 3.12:
  * tlb_flush_mmu frees the gather batch by batch, and release_pages each
  * pagevec of a batch last page first; the mmu_gather asks
- * for its first batch page with the 8th page gathered; fork allocates the
+ * for its first batch page with the 8th page gathered; exit_mmap uses one
+ * gather in address order; mmap waits for mmap_sem; fork allocates the
  * child's stack on the parent's cpu.
  */
 #include "ksim_helpers.h"
@@ -60,7 +61,7 @@ static void teardown(struct fixture *f)
 /* Map and fault @n pages, then munmap them whole. */
 static void map_unmap(struct fixture *f, uint32_t n, uint32_t *pfns)
 {
-	struct kvma *v = ksim_mmap(f->k, f->p->mm, n, f->t->cpu);
+	struct kvma *v = ksim_mmap(f->k, f->t, n);
 	uint32_t pos = 0;
 	bool done = false;
 
@@ -97,7 +98,11 @@ static void test_release_pages_order(void)
 	teardown(&f);
 }
 
-/* The 8th page gathered fills the on-stack bundle: one batch page. */
+/*
+ * The 8th page gathered fills the on-stack bundle: one batch page.  The
+ * pte page goes through the gather too (pte_free_tlb), after the data
+ * pages: 6 pages and it make 7, 7 and it make 8.
+ */
 static void test_gather_batch(void)
 {
 	struct fixture f;
@@ -105,10 +110,88 @@ static void test_gather_batch(void)
 
 	setup(&f, 1);
 	before = f.k->c.gather_pages;
-	map_unmap(&f, 7, NULL);
+	map_unmap(&f, 6, NULL);
 	CHECK_EQ_U(f.k->c.gather_pages, before);
-	map_unmap(&f, 8, NULL);
+	map_unmap(&f, 7, NULL);
 	CHECK_EQ_U(f.k->c.gather_pages, before + 1);
+	teardown(&f);
+}
+
+/*
+ * exit_mmap: one gather for the whole mm, vmas zapped in address order.
+ * B (mapped second, at 2 MiB) and C (mapped third, at 0, where A was) hold
+ * 6 pages each: C0-C5 and B0-B1 fill the bundle, which asks for a batch
+ * page (two gathers of 7 would not); B2-B5 follow in the batch with the
+ * pte pages, the pmd and the pud.  Freed bundle first, each pagevec last
+ * page first, the movable pcp list then reads B2-B5, C0-C5, B0-B1.
+ */
+static void test_exit_one_gather(void)
+{
+	struct fixture f;
+	struct kvma *a, *b, *c;
+	uint32_t pb[6], pc[6], pos = 0;
+	uint64_t before;
+	bool done = false;
+
+	setup(&f, 1);
+	a = ksim_mmap(f.k, f.t, 6);
+	b = ksim_mmap(f.k, f.t, 6);
+	REQUIRE(a && b);
+	ksim_munmap(f.k, f.t, a, UINT64_MAX, &done);
+	REQUIRE(done);
+	c = ksim_mmap(f.k, f.t, 6);
+	REQUIRE(c && c->va < b->va);
+	ksim_fault_range(f.k, f.t, b, &pos, 6, 0, UINT64_MAX);
+	pos = 0;
+	ksim_fault_range(f.k, f.t, c, &pos, 6, 0, UINT64_MAX);
+	for (unsigned int i = 0; i < 6; i++) {
+		pb[i] = b->pfn[i];
+		pc[i] = c->pfn[i];
+	}
+	mpm_drain_all_pages(f.k->m);
+	before = f.k->c.gather_pages;
+	f.k->current = NULL;
+	ksim_exit_task(f.k, f.t);
+	CHECK_EQ_U(f.k->c.gather_pages, before + 1);
+	for (unsigned int i = 0; i < 12; i++) {
+		uint64_t want = i < 4 ? pb[2 + i] : i < 10 ? pc[i - 4] : pb[i - 10];
+		uint64_t pfn = mpm_alloc_pages(f.k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, f.t->cpu);
+
+		CHECK_EQ_U(pfn, want);
+		mpm_free_pages(f.k->m, pfn, 0, 1);
+	}
+	teardown(&f);
+}
+
+/*
+ * mmap takes mmap_sem for write: while one thread's munmap holds it, another
+ * thread's mmap waits (asleep, no mapping made) and is woken when the munmap
+ * is done.
+ */
+static void test_mmap_waits_for_munmap(void)
+{
+	struct fixture f;
+	struct ktask *t2;
+	struct kvma *v;
+	uint32_t pos = 0;
+	bool done = false;
+
+	setup(&f, 1);
+	t2 = ksim_spawn_on(f.k, f.p, idle_prog, NULL, 1);
+	REQUIRE(t2);
+	v = ksim_mmap(f.k, f.t, 64);
+	REQUIRE(v);
+	ksim_fault_range(f.k, f.t, v, &pos, 64, 0, UINT64_MAX);
+	ksim_munmap(f.k, f.t, v, 1, &done);	/* one page's worth: still holding it */
+	REQUIRE(!done);
+	f.k->current = t2;
+	CHECK(ksim_mmap(f.k, t2, 16) == NULL);
+	CHECK(t2->state == TASK_SLEEPING && t2->mmap_wait);
+	CHECK_EQ_U(f.p->mm->nr_vmas, 1);
+	f.k->current = f.t;
+	ksim_munmap(f.k, f.t, v, UINT64_MAX, &done);
+	REQUIRE(done);
+	CHECK(!t2->mmap_wait && t2->wake_at == f.k->now);
 	teardown(&f);
 }
 
@@ -132,6 +215,8 @@ int main(void)
 {
 	test_release_pages_order();
 	test_gather_batch();
+	test_exit_one_gather();
+	test_mmap_waits_for_munmap();
 	test_fork_stack_node();
 	return t_report("sim/unmap");
 }
