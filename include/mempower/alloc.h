@@ -25,6 +25,13 @@ MPM_API uint64_t mpm_alloc_pages_node(struct mpm_machine *m, unsigned int nid,
 				      mpm_gfp_t gfp, unsigned int order,
 				      unsigned int cpu);
 /*
+ * The zones an allocation with @gfp on @cpu tries, best first, as zone ids
+ * (mpm_zone_info): its zonelist, which direct reclaim's shrink_zones walks
+ * too.  Fills up to @max ids and returns how many the zonelist holds.
+ */
+MPM_API size_t mpm_zonelist_zones(const struct mpm_machine *m, mpm_gfp_t gfp,
+				  unsigned int cpu, unsigned int *zids, size_t max);
+/*
  * Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list).
  * Returns 0, or -1 without touching any state when @pfn is not the head of
  * an allocated block of that order, or still has an owner in the reverse
@@ -60,9 +67,11 @@ MPM_API void mpm_drain_local_pages(struct mpm_machine *m, unsigned int cpu);
 /*
  * vmstat_update of @cpu, which the kernel runs every second
  * (sysctl_stat_interval): fold the cpu's vmstat differentials into the
- * zones and, for zones of other nodes, drain one pcp batch once the cpu has
- * left that zone alone for three intervals (refresh_cpu_vm_stats).  Pages
- * on pcp lists of the local node are never drained this way.
+ * zones and, for zones of other nodes, drain one pcp batch at the second
+ * call after the last one that saw the cpu use that zone, i.e. after two
+ * to three idle seconds (refresh_cpu_vm_stats: expire = 3, counted down in
+ * the same call).  Pages on pcp lists of the local node are never drained
+ * this way.
  */
 MPM_API void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu);
 /* drain_all_pages: caller guarantees no other thread uses any cpu meanwhile. */

@@ -255,6 +255,20 @@ static inline struct zone **node_zonelist(const struct mpm_machine *m, unsigned 
 	return m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
 }
 
+size_t mpm_zonelist_zones(const struct mpm_machine *m, mpm_gfp_t gfp, unsigned int cpu,
+			  unsigned int *zids, size_t max)
+{
+	struct zone **zl;
+	size_t n = 0;
+
+	if (cpu >= m->nr_cpus)
+		return 0;
+	for (zl = node_zonelist(m, m->cpu_to_node[cpu], gfp); *zl; zl++, n++)
+		if (n < max)
+			zids[n] = (unsigned int)(*zl - m->zones);
+	return n;
+}
+
 /*
  * __alloc_pages_nodemask.  Nearly every allocation is order 0 and is served
  * by the first zone of the zonelist from the cpu's pcp list; that case is

@@ -33,7 +33,7 @@ struct kmempowerd {
 };
 
 /* The owner of a moving page learns its new pfn; -1 if it no longer holds it there. */
-static int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from,
+int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from,
 			     uint64_t to)
 {
 	struct ksim *k = arg;
@@ -56,6 +56,8 @@ static int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t
 		if (index >= f->npages || f->pfn[index] != from)
 			return -1;
 		f->pfn[index] = (uint32_t)to;
+		/* putback_lru_page: the new page is the newest on its zone's LRU */
+		ksim_lru_add(k, owner, index, (uint32_t)to);
 		ksim_touch(k, from, TOUCH_PAGE_RD);
 		ksim_touch(k, to, TOUCH_PAGE_WR);
 		return 0;

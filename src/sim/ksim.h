@@ -307,6 +307,11 @@ bool ksim_idle(const struct ksim *k);
 uint32_t ksim_new_owner(struct ksim *k, enum owner_kind kind, void *obj);
 /* kmempowerd.c: the owners' migration callbacks, and kmempowerd per node if evacuating. */
 int ksim_start_kmempowerd(struct ksim *k);
+/*
+ * The move callback (mpm_migrate_ops): the owner of a moving page (@arg:
+ * the ksim) learns its new pfn; -1 if it no longer holds it there.
+ */
+int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to);
 /* Fail the run with a one-line reason (the first failure is kept); cold. */
 void ksim_fail(struct ksim *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), cold));
@@ -478,6 +483,7 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
  */
 void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu);
 int ksim_reclaim_init(struct ksim *k);
+void ksim_lru_add(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn);
 void ksim_reclaim_fini(struct ksim *k);
 void ksim_kswapd(struct ksim *k);
 uint64_t ksim_cached_pages(const struct ksim *k);

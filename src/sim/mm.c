@@ -379,7 +379,8 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	v->huge = NULL;
 	k->owner_obj[v->id] = NULL;
 	if (!ksim_grow(k->dead_vmas, k->nr_dead_vmas, k->dead_cap)) {
-		free(v);
+		/* a workload or a fault in progress may still hold @v: leak it */
+		ksim_fail(k, "out of memory in the simulator");
 		return;
 	}
 	k->dead_vmas[k->nr_dead_vmas++] = v;
@@ -400,12 +401,29 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 #define PREFETCH_AHEAD	32
 _Static_assert(PREFETCH_AHEAD > PAGEVEC_SIZE, "prefetch a pagevec ahead");
 
-/* tlb_gather_mmu: the mm's gather, empty (allocated once per mm). */
+/*
+ * tlb_gather_mmu: the mm's gather, empty, or the one of a munmap in
+ * progress that exit takes over.  tlb_gather_done lets it go once a munmap
+ * or exit has finished with it: it holds 39 KB.
+ */
 static struct kgather *tlb_gather_mmu(struct ksim *k, struct kmm *mm)
 {
-	if (!mm->tlb && !(mm->tlb = calloc(1, sizeof(*mm->tlb))))
-		ksim_fail(k, "out of memory in the simulator");
+	if (!mm->tlb) {
+		mm->tlb = malloc(sizeof(*mm->tlb));
+		if (!mm->tlb) {
+			ksim_fail(k, "out of memory in the simulator");
+			return NULL;
+		}
+		mm->tlb->nr = 0;
+		mm->tlb->nr_batch = 0;
+	}
 	return mm->tlb;
+}
+
+static void tlb_gather_done(struct kmm *mm)
+{
+	free(mm->tlb);
+	mm->tlb = NULL;
 }
 
 /*
@@ -515,10 +533,10 @@ static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigne
 		v->huge[chunk] = 0;
 		v->rss -= PAGES_PER_PMD;
 		v->mm->rss -= PAGES_PER_PMD;
-		/* the deposited pte page (the chunk's) goes at once: pte_free */
+		tlb_remove_page(k, tlb, head | GATHER_HUGE, cpu);
+		/* then the deposited pte page (the chunk's) goes at once: pte_free */
 		free_pt_page(k, &v->pte[chunk], cpu);
 		v->mm->nr_ptes--;
-		tlb_remove_page(k, tlb, head | GATHER_HUGE, cpu);
 		return;
 	}
 	if (v->pfn[i] == NO_PFN32)
@@ -530,17 +548,24 @@ static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigne
 	v->mm->rss--;
 }
 
-/* free_pte_range for @v: its pte pages into the gather (pte_free_tlb). */
+/* free_pte_range for @v's chunk @c: its pte page into the gather (pte_free_tlb). */
+static void free_pte_page(struct ksim *k, struct kvma *v, uint32_t c, struct kgather *tlb,
+			  unsigned int cpu)
+{
+	if (v->pte[c] == NO_PFN32)
+		return;
+	tlb_remove_page(k, tlb, v->pte[c], cpu);
+	v->pte[c] = NO_PFN32;
+	v->mm->nr_ptes--;
+}
+
+/* free_pte_range over every chunk of @v (munmap). */
 static void free_pte_pages(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigned int cpu)
 {
 	uint32_t chunks = (v->npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
 
 	for (uint32_t c = 0; c < chunks; c++)
-		if (v->pte[c] != NO_PFN32) {
-			tlb_remove_page(k, tlb, v->pte[c], cpu);
-			v->pte[c] = NO_PFN32;
-			v->mm->nr_ptes--;
-		}
+		free_pte_page(k, v, c, tlb, cpu);
 }
 
 /*
@@ -610,6 +635,7 @@ uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *v,
 	}
 	if (v->zap_pos >= v->npages) {
 		finish_unmap(k, v, tlb, t->cpu);
+		tlb_gather_done(t->mm);
 		release_mmap_sem(k, t->proc);
 		*done = true;
 	}
@@ -629,12 +655,24 @@ static uint64_t vma_end(const struct kvma *v)
 	return v->va + v->npages;
 }
 
+/* pmd_free_tlb of every pmd page below GiB @upto not yet freed. */
+static void free_pmd_pages(struct ksim *k, struct kmm *mm, uint32_t *gib_done, uint32_t upto,
+			   struct kgather *tlb, unsigned int cpu)
+{
+	for (; *gib_done < upto && *gib_done < 64; (*gib_done)++)
+		if (mm->pmd[*gib_done] != NO_PFN32) {
+			tlb_remove_page(k, tlb, mm->pmd[*gib_done], cpu);
+			mm->pmd[*gib_done] = NO_PFN32;
+		}
+}
+
 /*
  * free_pgtables over every vma, in address order: vmas less than a pmd
- * apart are one call down (unlink_anon_vmas of each, then their pte
- * pages); after each call the pmd pages of the GiBs the next vma no longer
- * reaches (free_pmd_range's floor and ceiling), and after the last the
- * pud page.
+ * apart are one call down free_pgd_range (unlink_anon_vmas of each first).
+ * It walks the call's range a GiB (pud entry) at a time: the pte pages
+ * of the GiB, then its pmd page, which free_pmd_range frees only when the
+ * next vma does not reach into that GiB (its ceiling).  After the last
+ * call, the pud page.
  */
 static void free_pgtables(struct ksim *k, struct kmm *mm, struct kvma **vmas, size_t nr,
 			  struct kgather *tlb, unsigned int cpu)
@@ -643,27 +681,29 @@ static void free_pgtables(struct ksim *k, struct kmm *mm, struct kvma **vmas, si
 
 	for (size_t i = 0; i < nr;) {
 		size_t last = i;
-		uint64_t ceiling;
 
 		while (last + 1 < nr && vmas[last + 1]->va <= vma_end(vmas[last]) + PAGES_PER_PMD)
 			last++;
 		for (size_t j = i; j <= last; j++)
 			unlink_anon_vmas(k, vmas[j], cpu);
-		for (size_t j = i; j <= last; j++)
-			free_pte_pages(k, vmas[j], tlb, cpu);
-		ceiling = last + 1 < nr ? vmas[last + 1]->va / PAGES_PER_GIB : 64;
-		for (; gib_done < ceiling && gib_done < 64; gib_done++)
-			if (mm->pmd[gib_done] != NO_PFN32) {
-				tlb_remove_page(k, tlb, mm->pmd[gib_done], cpu);
-				mm->pmd[gib_done] = NO_PFN32;
+		for (size_t j = i; j <= last; j++) {
+			struct kvma *v = vmas[j];
+			uint32_t chunks = (v->npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+
+			for (uint32_t c = 0; c < chunks; c++) {
+				/* a GiB below this chunk's is done: its pmd page goes */
+				free_pmd_pages(k, mm, &gib_done,
+					       (uint32_t)((v->va + (uint64_t)c * PAGES_PER_PMD) /
+							  PAGES_PER_GIB), tlb, cpu);
+				free_pte_page(k, v, c, tlb, cpu);
 			}
+		}
+		free_pmd_pages(k, mm, &gib_done,
+			       last + 1 < nr ? (uint32_t)(vmas[last + 1]->va / PAGES_PER_GIB) : 64,
+			       tlb, cpu);
 		i = last + 1;
 	}
-	for (; gib_done < 64; gib_done++)
-		if (mm->pmd[gib_done] != NO_PFN32) {
-			tlb_remove_page(k, tlb, mm->pmd[gib_done], cpu);
-			mm->pmd[gib_done] = NO_PFN32;
-		}
+	free_pmd_pages(k, mm, &gib_done, 64, tlb, cpu);
 	if (mm->pud != NO_PFN32) {
 		tlb_remove_page(k, tlb, mm->pud, cpu);
 		mm->pud = NO_PFN32;
@@ -701,6 +741,7 @@ void ksim_exit_mm(struct ksim *k, struct kprocess *p, unsigned int cpu)
 		}
 	free_pgtables(k, mm, vmas, nr, tlb, cpu);
 	tlb_finish_mmu(k, tlb, cpu);
+	tlb_gather_done(mm);
 	for (size_t i = 0; i < nr; i++)
 		remove_vma(k, vmas[i], cpu);
 	free(vmas);

@@ -7,7 +7,7 @@
  * above its high watermark (balance_pgdat), dirty pages being written back
  * and rotated (pageout), and frees them on a cpu of its node.  An
  * allocation that fails goes through direct reclaim (SWAP_CLUSTER_MAX
- * pages a round, local node first; after a round that freed something,
+ * pages a round, over the allocation's zonelist; after a round that freed something,
  * all pcp lists drained if the attempt still fails, as
  * __alloc_pages_direct_reclaim does) and, when a round frees nothing, for
  * orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY, the OOM
@@ -69,8 +69,8 @@ void ksim_reclaim_fini(struct ksim *k)
 	k->zone_node = k->kswapd_cpu = NULL;
 }
 
-/* lru_cache_add: onto the LRU of the zone @pfn lies in. */
-static void lru_push(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn)
+/* lru_cache_add: onto the LRU of the zone @pfn lies in, as its newest page. */
+void ksim_lru_add(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn)
 {
 	struct klru *l = &k->lru[mpm_pfn_to_zone(k->m, pfn)];
 
@@ -113,7 +113,7 @@ static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr, unsig
 			continue;		/* truncated or reclaimed since */
 		if (f->dirty[e.index]) {
 			f->dirty[e.index] = 0;	/* written back; rotated */
-			lru_push(k, e.file, e.index, e.pfn);
+			ksim_lru_add(k, e.file, e.index, e.pfn);
 			continue;
 		}
 		mpm_rmap_clear(k->m, pfn);
@@ -126,22 +126,17 @@ static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr, unsig
 }
 
 /*
- * try_to_free_pages' shrink_zones, one round of SWAP_CLUSTER_MAX pages: the
- * zones of @cpu's node first, highest first, then the other nodes' in
- * node order, as a node-ordered zonelist lists them.
+ * try_to_free_pages' shrink_zones, one round of SWAP_CLUSTER_MAX pages:
+ * the zones of the failed allocation's zonelist, in its order.
  */
-static uint64_t shrink_zones(struct ksim *k, unsigned int cpu)
+static uint64_t shrink_zones(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu)
 {
-	unsigned int nodes = mpm_nr_nodes(k->m), local = mpm_cpu_to_node(k->m, cpu);
+	unsigned int zids[64];
+	size_t nr = mpm_zonelist_zones(k->m, gfp, cpu, zids, 64);
 	uint64_t freed = 0;
 
-	for (unsigned int i = 0; i < nodes && freed < SWAP_CLUSTER_MAX; i++) {
-		unsigned int nid = (local + i) % nodes;
-
-		for (unsigned int z = k->nr_zones; z-- > 0 && freed < SWAP_CLUSTER_MAX;)
-			if (k->zone_node[z] == nid)
-				freed += shrink_zone(k, z, SWAP_CLUSTER_MAX - freed, cpu);
-	}
+	for (size_t i = 0; i < nr && i < 64 && freed < SWAP_CLUSTER_MAX; i++)
+		freed += shrink_zone(k, zids[i], SWAP_CLUSTER_MAX - freed, cpu);
 	return freed;
 }
 
@@ -259,7 +254,7 @@ static uint64_t direct_reclaim(struct ksim *k, mpm_gfp_t gfp, unsigned int order
 {
 	uint64_t pfn;
 
-	*progress = shrink_zones(k, cpu);
+	*progress = shrink_zones(k, gfp, cpu);
 	k->c.direct_reclaimed += *progress;
 	if (!*progress)
 		return MPM_NO_PFN;
@@ -354,7 +349,7 @@ static bool add_to_page_cache(struct ksim *k, struct kfile *f, uint32_t i,
 	f->pfn[i] = (uint32_t)pfn;
 	ksim_rmap_set(k, pfn, f->id, i, content_tag(f->id, i, 0));
 	f->cached++;
-	lru_push(k, f->id, i, (uint32_t)pfn);
+	ksim_lru_add(k, f->id, i, (uint32_t)pfn);
 	return true;
 }
 

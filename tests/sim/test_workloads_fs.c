@@ -5,7 +5,9 @@
  * cache hits on the shared tree, object and .cmd files written, .d files
  * deleted) and pagecache (files larger than memory, kswapd reclaiming);
  * both end, and what the allocator counts as used equals what the model
- * holds.  Also: file writes and deletes by hand, and kernbench determinism.
+ * holds.  Also: file writes and deletes by hand, kernbench determinism,
+ * and reclaim by hand: direct reclaim over the allocation's zonelist, a
+ * migrated cache page staying on the LRU, one kswapd per node.
  */
 #include "ksim_helpers.h"
 #include "mmzone.h"
@@ -146,7 +148,122 @@ static void test_pagecache_readers(void)
 	mpm_run_fini(&r);
 }
 
-/* ksim_write_file and ksim_delete_file by hand, outside any workload. */
+/* Live page-cache pages on zone @z's LRU. */
+static uint64_t lru_live(const struct ksim *k, unsigned int z)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < k->lru[z].len; i++) {
+		struct klru_entry e = k->lru[z].ring[(k->lru[z].head + i) % k->lru[z].cap];
+		const struct kfile *f = k->owner_obj[e.file];
+
+		n += f && f->pfn[e.index] == e.pfn;
+	}
+	return n;
+}
+
+/*
+ * Direct reclaim walks the failed allocation's zonelist (shrink_zones).  In
+ * zone order cpu 0's list for GFP_HIGHUSER_MOVABLE starts with node 1's
+ * Normal, not its own node's DMA32: a round takes its 32 pages there.
+ */
+static void test_direct_reclaim_zonelist(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	uint64_t *held, nheld = 0, pfn, live[2];
+	unsigned int zids[4];
+	struct kfile *f;
+	struct ksim *k;
+
+	machine(&s, 1u << 13, 2);
+	s.zonelist_order = MPM_ZONELIST_ORDER_ZONE;
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	REQUIRE(mpm_zonelist_zones(r.m, MPM_GFP_HIGHUSER_MOVABLE, 0, zids, 4) == 2);
+	REQUIRE(zids[0] == 1 && zids[1] == 0);
+	f = ksim_new_file(k, 3u << 12, 0);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	held = malloc((2u << 13) * sizeof(*held));
+	REQUIRE(held);
+	for (;;) {
+		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, 0);
+		if (pfn == MPM_NO_PFN) {
+			mpm_drain_all_pages(k->m);
+			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, 0);
+			if (pfn == MPM_NO_PFN)
+				break;
+		}
+		held[nheld++] = pfn;
+	}
+	live[0] = lru_live(k, 0);
+	live[1] = lru_live(k, 1);
+	REQUIRE(live[0] && live[1] >= 32);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+	CHECK(pfn != MPM_NO_PFN);
+	CHECK_EQ_U(k->c.direct_reclaimed, 32);
+	CHECK_EQ_U(lru_live(k, 1), live[1] - 32);
+	CHECK_EQ_U(lru_live(k, 0), live[0]);
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, 0);
+	for (uint64_t i = 0; i < nheld; i++)
+		mpm_free_pages(k->m, held[i], 0, 0);
+	free(held);
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
+/* Is there a live LRU entry for @f's page @index at @pfn? */
+static bool on_lru(const struct ksim *k, const struct kfile *f, uint32_t index, uint32_t pfn)
+{
+	for (unsigned int z = 0; z < k->nr_zones; z++)
+		for (size_t i = 0; i < k->lru[z].len; i++) {
+			struct klru_entry e = k->lru[z].ring[(k->lru[z].head + i) % k->lru[z].cap];
+
+			if (e.file == f->id && e.index == index && e.pfn == pfn &&
+			    f->pfn[index] == pfn)
+				return true;
+		}
+	return false;
+}
+
+/*
+ * A page-cache page that migration moves stays reclaimable: the new page
+ * goes on its zone's LRU (putback_lru_page), the old entry is stale.
+ */
+static void test_migrated_cache_on_lru(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kfile *f;
+	uint64_t to;
+	uint32_t from, owner, index, content;
+
+	machine(&s, 1u << 13, 2);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	f = ksim_new_file(r.k, 4, 0);
+	REQUIRE(f);
+	ksim_read_file(r.k, f, 0, 4, 0, false);
+	from = f->pfn[1];
+	REQUIRE(from != NO_PFN32 && on_lru(r.k, f, 1, from));
+	to = mpm_alloc_pages(r.m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+	REQUIRE(to != MPM_NO_PFN);
+	/* what evacuate.c does around the callback: the reverse map moves too */
+	owner = mpm_rmap_get(r.m, from, &index, &content);
+	REQUIRE(owner == f->id && index == 1);
+	CHECK(ksim_migrate_page(r.k, owner, index, from, to) == 0);
+	mpm_rmap_clear(r.m, from);
+	REQUIRE(mpm_rmap_set(r.m, to, owner, index, content) == 0);
+	mpm_free_pages(r.m, from, 0, 0);
+	CHECK(!on_lru(r.k, f, 1, from));
+	CHECK(on_lru(r.k, f, 1, (uint32_t)to));
+	check_conservation(&r);
+	mpm_run_fini(&r);
+}
+
 /*
  * kswapd, one per node: with every zone below its low watermark and page
  * cache on both nodes, each node's kswapd wakes, reclaims only its own
@@ -194,6 +311,7 @@ static void test_kswapd_per_node(void)
 	mpm_run_fini(&r);
 }
 
+/* ksim_write_file and ksim_delete_file by hand, outside any workload. */
 static void test_write_delete(void)
 {
 	struct mpm_machine_spec s;
@@ -258,6 +376,8 @@ int main(void)
 	test_pagecache();
 	test_pagecache_readers();
 	test_kswapd_per_node();
+	test_migrated_cache_on_lru();
+	test_direct_reclaim_zonelist();
 	test_write_delete();
 	test_determinism();
 	return t_report("sim/workloads_fs");
