@@ -195,7 +195,12 @@ void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu)
 
 		if (!z->present_pages)
 			continue;
-		/* a differential to fold means activity: 3 seconds idle till flush */
+		/*
+		 * A differential to fold means activity.  The kernel's "3 seconds
+		 * idle till flush" sets expire = 3, but this same call counts it
+		 * down: the drain comes at the second refresh after this one,
+		 * after two to three idle seconds.
+		 */
 		if (pcp->alloc_batch_diff || activity != pcp->last_activity) {
 			atomic_fetch_add_explicit(&z->vm_alloc_batch, pcp->alloc_batch_diff,
 						  memory_order_relaxed);
