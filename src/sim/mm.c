@@ -523,6 +523,10 @@ static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigne
 {
 	uint32_t i = v->zap_pos, chunk = i / PAGES_PER_PMD;
 
+	/* the reverse-map clear below misses on a page's metadata: start it early */
+	if (i + PREFETCH_AHEAD < v->npages && v->pfn[i + PREFETCH_AHEAD] != NO_PFN32)
+		mpm_prefetch_page(k->m, v->pfn[i + PREFETCH_AHEAD]);
+
 	if (v->huge[chunk] && i % PAGES_PER_PMD == 0) {
 		uint32_t head = v->pfn[i];
 
