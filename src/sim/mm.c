@@ -439,10 +439,17 @@ static void release_pages(struct ksim *k, const uint32_t *pages, unsigned int n,
 	unsigned int nr = 0;
 
 	for (unsigned int i = 0; i < n; i++) {
-		if (pages[i] & GATHER_HUGE)
-			ksim_free_pages(k, pages[i] & ~GATHER_HUGE, HPAGE_ORDER, cpu);
-		else
-			vec[PAGEVEC_SIZE - 1 - nr++] = pages[i];
+		uint32_t pfn = pages[i] & ~GATHER_HUGE;
+
+		/* off the LRU (see zap_one), as release_pages takes it */
+		if (pages[i] & GATHER_HUGE) {
+			for (uint32_t j = 0; j < PAGES_PER_PMD; j++)
+				mpm_rmap_clear(k->m, pfn + j);
+			ksim_free_pages(k, pfn, HPAGE_ORDER, cpu);
+		} else {
+			mpm_rmap_clear(k->m, pfn);
+			vec[PAGEVEC_SIZE - 1 - nr++] = pfn;
+		}
 	}
 	if (nr)
 		ksim_freed(k, mpm_free_page_list(k->m, vec + PAGEVEC_SIZE - nr, nr, cpu, 0),
@@ -516,24 +523,22 @@ static void tlb_finish_mmu(struct ksim *k, struct kgather *tlb, unsigned int cpu
 
 /*
  * Zap one page or one huge pmd at v->zap_pos into the gather
- * (zap_pte_range, zap_huge_pmd): the mapping, the reverse map and rss go
- * now, the page itself at the flush.
+ * (zap_pte_range, zap_huge_pmd): the mapping and rss go now, the page at
+ * the flush.  Until then it keeps its reverse-map entry, which here stands
+ * for PageLRU: release_pages takes a page off the LRU, so compaction can
+ * still isolate a gathered page, and its migration fails (the gather holds
+ * a reference; here the owner no longer maps it).  Clearing the entry at
+ * the flush also touches each page's metadata once, not twice.
  */
 static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigned int cpu)
 {
 	uint32_t i = v->zap_pos, chunk = i / PAGES_PER_PMD;
 
-	/* the reverse-map clear below misses on a page's metadata: start it early */
-	if (i + PREFETCH_AHEAD < v->npages && v->pfn[i + PREFETCH_AHEAD] != NO_PFN32)
-		mpm_prefetch_page(k->m, v->pfn[i + PREFETCH_AHEAD]);
-
 	if (v->huge[chunk] && i % PAGES_PER_PMD == 0) {
 		uint32_t head = v->pfn[i];
 
-		for (uint32_t j = 0; j < PAGES_PER_PMD; j++) {
-			mpm_rmap_clear(k->m, v->pfn[i + j]);
+		for (uint32_t j = 0; j < PAGES_PER_PMD; j++)
 			v->pfn[i + j] = NO_PFN32;
-		}
 		v->huge[chunk] = 0;
 		v->rss -= PAGES_PER_PMD;
 		v->mm->rss -= PAGES_PER_PMD;
@@ -545,7 +550,6 @@ static void zap_one(struct ksim *k, struct kvma *v, struct kgather *tlb, unsigne
 	}
 	if (v->pfn[i] == NO_PFN32)
 		return;
-	mpm_rmap_clear(k->m, v->pfn[i]);
 	tlb_remove_page(k, tlb, v->pfn[i], cpu);
 	v->pfn[i] = NO_PFN32;
 	v->rss--;
