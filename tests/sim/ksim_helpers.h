@@ -51,6 +51,38 @@ static inline int run_seeded(struct mpm_run *r, struct mpm_run_config *c, const 
 	return 0;
 }
 
+/*
+ * Take every page an order-0 GFP_KERNEL allocation on @cpu can get,
+ * draining the pcp lists when one fails, so that none is left there: a
+ * machine with no free page.  The pfns, malloc()ed, go to *@held; give
+ * them back with release_held().
+ */
+static inline uint64_t hold_all_pages(struct mpm_machine *m, unsigned int cpu, uint64_t **held)
+{
+	uint64_t n = 0, pfn;
+
+	*held = malloc(mpm_total_pages(m) * sizeof(**held));
+	REQUIRE(*held);
+	for (;;) {
+		pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, cpu);
+		if (pfn == MPM_NO_PFN) {
+			mpm_drain_all_pages(m);
+			pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, cpu);
+			if (pfn == MPM_NO_PFN)
+				break;
+		}
+		(*held)[n++] = pfn;
+	}
+	return n;
+}
+
+static inline void release_held(struct mpm_machine *m, uint64_t *held, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		mpm_free_pages(m, held[i], 0, 0);
+	free(held);
+}
+
 /* With the pcp lists drained, used pages == what the model holds. */
 static inline void check_conservation(struct mpm_run *r)
 {

@@ -97,6 +97,29 @@ static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
 }
 
 /*
+ * A process whose one task is current, with 2048 pages of rss: more than
+ * pagetest's 4 MiB, which stays until the run ends, so the OOM killer
+ * picks it.
+ */
+static struct ktask *current_with_rss(struct ksim *k)
+{
+	struct kprocess *p = ksim_fork(k, 1, NULL, NULL);
+	struct ktask *t;
+	struct kvma *v;
+	uint32_t pos = 0;
+
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	v = ksim_mmap(k, t, 2048);
+	REQUIRE(v);
+	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
+	CHECK_EQ_U(pos, 2048);
+	return t;
+}
+
+/*
  * mmap's vm_area_struct allocation OOM-kills the mapping process itself:
  * the mapping must not be created in the mm that exit has just torn down.
  * The test holds every free page (not the OOM killer's to free) after
@@ -110,9 +133,7 @@ static void test_oom_self_in_mmap(void)
 	struct mpm_run r;
 	struct kprocess *p;
 	struct ktask *t;
-	struct kvma *v;
-	uint64_t *held, nheld = 0, pfn;
-	uint32_t pos = 0;
+	uint64_t *held, nheld;
 	struct ksim *k;
 
 	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
@@ -120,31 +141,12 @@ static void test_oom_self_in_mmap(void)
 	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
 	k = r.k;
 	REQUIRE(k);
-	p = ksim_fork(k, 1, NULL, NULL);
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
-	/* more rss than pagetest's 4 MiB, which stays until the run ends */
-	v = ksim_mmap(k, t, 2048);
-	REQUIRE(v);
-	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
-	CHECK_EQ_U(pos, 2048);
+	t = current_with_rss(k);
+	p = t->proc;
 	/* no vma object left without a new slab page */
 	while (k->slab[SLAB_VMA].partial)
 		REQUIRE(ksim_slab_alloc(k, SLAB_VMA, t->cpu));
-	held = malloc((2u << 12) * sizeof(*held));
-	REQUIRE(held);
-	for (;;) {
-		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
-		if (pfn == MPM_NO_PFN) {
-			mpm_drain_all_pages(k->m);
-			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
-			if (pfn == MPM_NO_PFN)
-				break;
-		}
-		held[nheld++] = pfn;
-	}
+	nheld = hold_all_pages(k->m, t->cpu, &held);
 	CHECK(ksim_mmap(k, t, 16) == NULL);
 	CHECK_EQ_U(k->c.oom_kills, 1);
 	CHECK(t->state == TASK_DEAD);
@@ -152,9 +154,7 @@ static void test_oom_self_in_mmap(void)
 	CHECK_EQ_U(p->mm->rss, 0);
 	k->current = NULL;
 	CHECK(!k->failed);
-	for (uint64_t i = 0; i < nheld; i++)
-		mpm_free_pages(k->m, held[i], 0, 0);
-	free(held);
+	release_held(k->m, held, nheld);
 	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
 	mpm_run_fini(&r);
 }
@@ -170,12 +170,9 @@ static void test_oom_without_drain(void)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	struct kprocess *p;
 	struct ktask *t;
-	struct kvma *v;
-	uint64_t *held, nheld = 0, pfn;
+	uint64_t *held, nheld, pfn;
 	unsigned int other;
-	uint32_t pos = 0;
 	struct ksim *k;
 
 	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB: pcp high 42 */
@@ -183,28 +180,8 @@ static void test_oom_without_drain(void)
 	k = r.k;
 	REQUIRE(k);
 	REQUIRE(ksim_cached_pages(k) == 0);
-	p = ksim_fork(k, 1, NULL, NULL);
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
-	/* more rss than pagetest's 4 MiB, which stays until the run ends */
-	v = ksim_mmap(k, t, 2048);
-	REQUIRE(v);
-	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
-	CHECK_EQ_U(pos, 2048);
-	held = malloc((2u << 15) * sizeof(*held));
-	REQUIRE(held);
-	for (;;) {
-		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
-		if (pfn == MPM_NO_PFN) {
-			mpm_drain_all_pages(k->m);
-			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, t->cpu);
-			if (pfn == MPM_NO_PFN)
-				break;
-		}
-		held[nheld++] = pfn;
-	}
+	t = current_with_rss(k);
+	nheld = hold_all_pages(k->m, t->cpu, &held);
 	/* four pages onto the other cpu's pcp list, below its high mark */
 	other = t->cpu ^ 1;
 	for (unsigned int i = 0; i < 4; i++)
@@ -216,9 +193,7 @@ static void test_oom_without_drain(void)
 	CHECK(t->state == TASK_DEAD);
 	k->current = NULL;
 	CHECK(!k->failed);
-	for (uint64_t i = 0; i < nheld; i++)
-		mpm_free_pages(k->m, held[i], 0, 0);
-	free(held);
+	release_held(k->m, held, nheld);
 	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
 	mpm_run_fini(&r);
 }

@@ -172,7 +172,7 @@ static void test_direct_reclaim_zonelist(void)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	uint64_t *held, nheld = 0, pfn, live[2];
+	uint64_t *held, nheld, pfn, live[2];
 	unsigned int zids[4];
 	struct kfile *f;
 	struct ksim *k;
@@ -186,18 +186,7 @@ static void test_direct_reclaim_zonelist(void)
 	f = ksim_new_file(k, 3u << 12, 0);
 	REQUIRE(f);
 	ksim_read_file(k, f, 0, f->npages, 0, false);
-	held = malloc((2u << 13) * sizeof(*held));
-	REQUIRE(held);
-	for (;;) {
-		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, 0);
-		if (pfn == MPM_NO_PFN) {
-			mpm_drain_all_pages(k->m);
-			pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, 0);
-			if (pfn == MPM_NO_PFN)
-				break;
-		}
-		held[nheld++] = pfn;
-	}
+	nheld = hold_all_pages(k->m, 0, &held);
 	live[0] = lru_live(k, 0);
 	live[1] = lru_live(k, 1);
 	REQUIRE(live[0] && live[1] >= 32);
@@ -208,9 +197,7 @@ static void test_direct_reclaim_zonelist(void)
 	CHECK_EQ_U(lru_live(k, 0), live[0]);
 	if (pfn != MPM_NO_PFN)
 		mpm_free_pages(k->m, pfn, 0, 0);
-	for (uint64_t i = 0; i < nheld; i++)
-		mpm_free_pages(k->m, held[i], 0, 0);
-	free(held);
+	release_held(k->m, held, nheld);
 	check_conservation(&r);
 	mpm_run_fini(&r);
 }
@@ -274,7 +261,7 @@ static void test_kswapd_per_node(void)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	uint64_t frees[2][2], wakeups, *held, nheld = 0, pfn;
+	uint64_t frees[2][2], wakeups, *held, nheld;
 	struct kfile *f;
 	struct ksim *k;
 
@@ -286,10 +273,7 @@ static void test_kswapd_per_node(void)
 	REQUIRE(f);
 	ksim_read_file(k, f, 0, f->npages, 0, false);
 	REQUIRE(k->lru[0].len && k->lru[1].len);
-	held = malloc((2u << 13) * sizeof(*held));
-	REQUIRE(held);
-	while ((pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL, 0, 0)) != MPM_NO_PFN)
-		held[nheld++] = pfn;
+	nheld = hold_all_pages(k->m, 0, &held);
 	for (unsigned int z = 0; z < 2; z++)
 		for (unsigned int cpu = 0; cpu < 2; cpu++)
 			frees[z][cpu] = pcp_pgfree(&r.m->zones[z].pageset[cpu]);
@@ -303,9 +287,7 @@ static void test_kswapd_per_node(void)
 		CHECK(pcp_pgfree(&r.m->zones[z].pageset[own]) > frees[z][own]);
 		CHECK_EQ_U(pcp_pgfree(&r.m->zones[z].pageset[own ^ 1]), frees[z][own ^ 1]);
 	}
-	for (uint64_t i = 0; i < nheld; i++)
-		mpm_free_pages(k->m, held[i], 0, 0);
-	free(held);
+	release_held(k->m, held, nheld);
 	check_conservation(&r);
 	CHECK(mpm_check(r.m, NULL, 0) == 0);
 	mpm_run_fini(&r);
