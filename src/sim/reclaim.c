@@ -135,7 +135,9 @@ static uint64_t shrink_zones(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu)
 	size_t nr = mpm_zonelist_zones(k->m, gfp, cpu, zids, 64);
 	uint64_t freed = 0;
 
-	for (size_t i = 0; i < nr && i < 64 && freed < SWAP_CLUSTER_MAX; i++)
+	if (nr > 64)
+		nr = 64;	/* a zonelist holds each zone once: never with this few */
+	for (size_t i = 0; i < nr && freed < SWAP_CLUSTER_MAX; i++)
 		freed += shrink_zone(k, zids[i], SWAP_CLUSTER_MAX - freed, cpu);
 	return freed;
 }

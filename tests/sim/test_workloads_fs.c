@@ -148,13 +148,19 @@ static void test_pagecache_readers(void)
 	mpm_run_fini(&r);
 }
 
+/* The @i-th oldest entry of zone @z's LRU. */
+static struct klru_entry lru_at(const struct ksim *k, unsigned int z, size_t i)
+{
+	return k->lru[z].ring[(k->lru[z].head + i) % k->lru[z].cap];
+}
+
 /* Live page-cache pages on zone @z's LRU. */
 static uint64_t lru_live(const struct ksim *k, unsigned int z)
 {
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < k->lru[z].len; i++) {
-		struct klru_entry e = k->lru[z].ring[(k->lru[z].head + i) % k->lru[z].cap];
+		struct klru_entry e = lru_at(k, z, i);
 		const struct kfile *f = k->owner_obj[e.file];
 
 		n += f && f->pfn[e.index] == e.pfn;
@@ -207,7 +213,7 @@ static bool on_lru(const struct ksim *k, const struct kfile *f, uint32_t index, 
 {
 	for (unsigned int z = 0; z < k->nr_zones; z++)
 		for (size_t i = 0; i < k->lru[z].len; i++) {
-			struct klru_entry e = k->lru[z].ring[(k->lru[z].head + i) % k->lru[z].cap];
+			struct klru_entry e = lru_at(k, z, i);
 
 			if (e.file == f->id && e.index == index && e.pfn == pfn &&
 			    f->pfn[index] == pfn)
