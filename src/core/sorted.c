@@ -25,9 +25,9 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 		free(s);
 		return -1;
 	}
-	s->idx_to_region_pfn = m->pfn_base - z->region_base_pfn;
+	s->idx_to_zone_region = m->pfn_base - z->region_base_pfn -
+				((uint64_t)z->first_node_region << m->region_shift);
 	s->region_shift = m->region_shift;
-	s->first_node_region = z->first_node_region;
 	for (size_t i = 0; i < lists * nr; i++)
 		s->mr_mem[i] = (struct mem_region_list){ NO_BLOCK, 0 };
 	for (unsigned int o = 0; o < MAX_ORDER; o++)
@@ -36,6 +36,7 @@ int sorted_free_lists_init(struct mpm_machine *m, struct zone *z)
 			struct free_list_regions *fl = &s->fl[o][mt];
 
 			region_bitmap_init(&fl->map, s->bitmap_mem + i * words, nr);
+			fl->mr = s->mr_mem + i * nr;
 			s->next_region[mt][o] = NO_REGION;
 			s->bias_order[mt][o] = (uint8_t)o;	/* all empty: ties go to the lowest */
 			s->bias_stale[mt] = -1;

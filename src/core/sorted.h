@@ -46,15 +46,19 @@ struct mem_region_list {
 };
 
 /*
- * The region bitmap of one free list.  Its mem_region_lists are not an
- * array per list as in the patch (mr_list[MAX_NR_ZONE_REGIONS]) but live in
- * one array by region, then migratetype, then order (mr_list_of()): a split
- * adds halves of one region and type at consecutive orders, a merge removes
- * buddies of one region, so their entries share one or two cache lines.
+ * The region bookkeeping of one free list: its bitmap, and its
+ * mem_region_lists, one per zone region, as the patch's
+ * mr_list[MAX_NR_ZONE_REGIONS] but sized at run time.  64 bytes, so that
+ * &fl[order][mt] is a shift; with the array's address in the struct, a
+ * region's entry is one load and one lea from the list, where a single
+ * array indexed by region, type and order took a chain of multiplies per
+ * lookup (docs/benchmarks.md, "Fewer instructions on the sorted lists").
  */
 struct free_list_regions {
 	struct region_bitmap map;		/* regions with blocks in the list */
+	struct mem_region_list *mr;		/* [zone region id] */
 };
+_Static_assert(sizeof(struct free_list_regions) == 64, "one line per free list");
 
 struct sorted_free_lists {
 	/*
@@ -75,11 +79,14 @@ struct sorted_free_lists {
 	uint8_t bias_order[MIGRATE_TYPES][MAX_ORDER];
 	int8_t bias_stale[MIGRATE_TYPES];
 	struct free_list_regions fl[MAX_ORDER][MIGRATE_TYPES];
-	/* page index -> zone region id, without the machine: see block_region() */
-	uint64_t idx_to_region_pfn;	/* pfn_base - zone->region_base_pfn (mod 2^64) */
+	/*
+	 * page index -> zone region id, without the machine: see block_region().
+	 * pfn_base - zone->region_base_pfn - (first_node_region << region_shift),
+	 * mod 2^64: the zone's first region starts at offset 0.
+	 */
+	uint64_t idx_to_zone_region;
 	unsigned int region_shift;
-	unsigned int first_node_region;
-	struct mem_region_list *mr_mem;		/* [region][mt][order]: mr_list_of() */
+	struct mem_region_list *mr_mem;		/* every list's mr[], list by list */
 	uint64_t *bitmap_mem;			/* one allocation for every bitmap */
 };
 
@@ -91,7 +98,7 @@ void sorted_free_lists_destroy(struct zone *z);
 static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists *s,
 						 unsigned int order, int mt, uint32_t rid)
 {
-	return &s->mr_mem[((size_t)rid * MIGRATE_TYPES + (size_t)mt) * MAX_ORDER + order];
+	return &s->fl[order][mt].mr[rid];
 }
 
 /*
@@ -107,8 +114,8 @@ static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists 
  */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
 {
-	return (uint32_t)((idx + s->idx_to_region_pfn) >> s->region_shift) -
-	       s->first_node_region;
+	/* a pfn of the zone is at or above its first region's start: no borrow */
+	return (uint32_t)((idx + s->idx_to_zone_region) >> s->region_shift);
 }
 
 /*
@@ -226,7 +233,7 @@ rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 }
 
 /* del_from_freelist: unlink @idx from anywhere in its list. */
-static inline void sorted_del_from_freelist(struct mpm_page *pg, struct zone *z,
+static inline __attribute__((always_inline)) void sorted_del_from_freelist(struct mpm_page *pg, struct zone *z,
 					    uint32_t idx, unsigned int order, int mt)
 {
 	struct free_list_regions *fl = &z->sorted->fl[order][mt];
