@@ -36,7 +36,7 @@
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
 		   *jobs_s;
-	const char *power_s, *power_policy_s, *zonelist_s;
+	const char *power_s, *power_policy_s, *zonelist_s, *jitter_s;
 	unsigned int zonelist_order;		/* enum mpm_zonelist_order */
 	char power_buf[256];
 	struct mpm_memspec memspec[MAX_MEMSPECS];
@@ -47,6 +47,7 @@ struct compare {
 	uint64_t evac_threshold;	/* --evac-threshold: 0 = patch 39's 32 */
 	bool check, help;
 	double scale;
+	double jitter;				/* --jitter: ebizzy's timing perturbation */
 	uint64_t seed;
 	bool thp;
 	bool ablation;
@@ -74,10 +75,10 @@ static int parse_args(int argc, char **argv, struct compare *c)
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
 					     "--seed", "--json", "--csv", "--thp",
 					     "--evac-threshold", "--jobs", "--power", "--power-policy",
-					     "--zonelist-order" };
+					     "--zonelist-order", "--jitter" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
 				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s,
-				  &c->power_s, &c->power_policy_s, &c->zonelist_s };
+				  &c->power_s, &c->power_policy_s, &c->zonelist_s, &c->jitter_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -118,7 +119,7 @@ static void usage(FILE *out)
 	      "                        [--power-policy key=value,...]\n"
 	      "                        [--zonelist-order default|node|zone]\n"
 	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
-	      "                        [--jobs N]\n"
+	      "                        [--jobs N] [--jitter F]\n"
 	      "\n"
 	      "  --experiment  cover-letter: 20 x ebizzy on the v4 cover letter's machine\n"
 	      "                (2 x 64 GiB, 512 MiB regions); pagetest: the v2 mail's\n"
@@ -126,7 +127,8 @@ static void usage(FILE *out)
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
 	      "  --policies    comma-separated (default mainline)\n"
-	      "  --seed N      seed of every run (default 1)\n"
+	      "  --seed N      seed of every run (default 1); the cover-letter runs\n"
+	      "                depend on it only with --jitter\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --zonelist-order default|node|zone  3.12's numa_zonelist_order (default:\n"
 	      "                default, which is zone order on the cover-letter machine)\n"
@@ -147,7 +149,12 @@ static void usage(FILE *out)
 	      "  --jobs N      runs executed at once, each on its own thread (default:\n"
 	      "                the online CPUs), and no more than fit in memory\n"
 	      "                (MEMPOWER_MEMORY_LIMIT, else MemAvailable); results do\n"
-	      "                not depend on it\n", out);
+	      "                not depend on it\n"
+	      "  --jitter F    cover-letter: each ebizzy iteration's memcpy costs the\n"
+	      "                model's time 1 +- F (uniform, 0 <= F <= 0.5, from the\n"
+	      "                seed; default 0): a timing perturbation, so that runs\n"
+	      "                with different seeds show how much the figures depend\n"
+	      "                on the exact interleaving (scripts/seed-spread.sh)\n", out);
 }
 
 /*
@@ -326,6 +333,21 @@ static int validate(struct compare *c)
 	c->seed = 1;
 	if (c->seed_s && (mpm_parse_u64(c->seed_s, &c->seed) || c->seed > INT64_MAX))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: invalid seed '%s'", c->seed_s);
+	if (c->jitter_s) {
+		errno = 0;
+		c->jitter = strtod(c->jitter_s, &end);
+		/* as the workload's own parser takes it: a digit or '.' first */
+		if (!(isdigit((unsigned char)c->jitter_s[0]) || c->jitter_s[0] == '.') ||
+		    strlen(c->jitter_s) > 32 ||
+		    c->jitter_s[strspn(c->jitter_s, "0123456789.eE+-")] || errno || *end ||
+		    end == c->jitter_s || !(c->jitter >= 0 && c->jitter <= MPM_EBIZZY_MAX_JITTER))
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: jitter '%s' is malformed or out of range 0..%g",
+					    c->jitter_s, MPM_EBIZZY_MAX_JITTER);
+		if (strcmp(c->experiment, "cover-letter"))
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: --jitter applies to the cover-letter experiment only");
+	}
 	if (parse_jobs(c))
 		return MPM_EXIT_FAIL;
 	if (c->thp_s) {
@@ -833,10 +855,13 @@ int mpm_cmd_compare(int argc, char **argv)
 		goto out;
 	for (unsigned int p = 0; p < c->nr_policies; p++) {
 		if (cover) {
-			char w[96];
+			char w[112], jitter[48] = "";
 
-			snprintf(w, sizeof(w), "ebizzy:s=256M,n=2,t=32,S=60,instances=%lld",
-				 llround(20 * c->scale) ? llround(20 * c->scale) : 1);
+			/* the string as given (validate()), so the JSON's workload shows it */
+			if (c->jitter > 0)
+				snprintf(jitter, sizeof(jitter), ",jitter=%.32s", c->jitter_s);
+			snprintf(w, sizeof(w), "ebizzy:s=256M,n=2,t=32,S=60,instances=%lld%s",
+				 llround(20 * c->scale) ? llround(20 * c->scale) : 1, jitter);
 			add_run(c, p, w, 60 + 600);
 		} else {
 			add_run(c, p, "pagetest:size=512M,hold=1", 3);

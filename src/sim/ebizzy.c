@@ -14,6 +14,7 @@
  */
 #include "sim/ebizzy.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* bsearch over SIZE / 8 records: about 25 probes, each a cache miss */
@@ -39,6 +40,7 @@ struct ebz_prog {
 	uint32_t pos;
 	uint64_t debt;			/* CPU time of an atomic step not yet paid */
 	uint64_t iterations;
+	uint64_t copy_ns;		/* this iteration's memcpy, per page */
 };
 
 static uint32_t buffer_pages(const struct mpm_ebizzy_params *p)
@@ -48,6 +50,21 @@ static uint32_t buffer_pages(const struct mpm_ebizzy_params *p)
 }
 
 static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget);
+
+/*
+ * The memcpy cost per page of the iteration about to start: the model's,
+ * or with jitter (mpm_ebizzy_params) that times 1 + jitter * U(-1, 1).
+ * Without jitter nothing is drawn, so the run does not depend on the seed.
+ */
+static uint64_t iteration_copy_ns(struct ksim *k, const struct mpm_ebizzy_params *p)
+{
+	double u;
+
+	if (p->jitter == 0)
+		return k->p.copy_ns_per_page;
+	u = 2 * mpm_rng_double(k->rng) - 1;
+	return (uint64_t)llround((double)k->p.copy_ns_per_page * (1 + p->jitter * u));
+}
 
 /*
  * The DRAM traffic beyond the faults' clear_page (which ksim_fault_range
@@ -189,13 +206,14 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 			if (!g->buf)
 				return used;
 			g->pos = 0;
+			g->copy_ns = iteration_copy_ns(k, g->in->p);
 			g->state = EBZ_COPY;
 			break;
 		case EBZ_COPY: {
 			uint32_t from = g->pos;
 
 			used += ksim_fault_range(k, t, g->buf, &g->pos, g->buf->npages,
-						 k->p.copy_ns_per_page, budget - used);
+						 g->copy_ns, budget - used);
 			/* ebizzy's unseeded rand_num: always the first chunk */
 			touch_copy(k, g->buf, g->in->chunk[0], from, g->pos);
 			if (t->state != TASK_RUNNABLE)

@@ -397,7 +397,7 @@ static int start_workload(struct mpm_run *run)
 	{
 		struct mpm_ebizzy_params p = { w->ebizzy.size, w->ebizzy.chunks,
 					       w->ebizzy.threads, w->ebizzy.seconds,
-					       w->ebizzy.instances };
+					       w->ebizzy.instances, w->ebizzy.jitter };
 
 		return mpm_ebizzy_start(k, &p, workload_exit);
 	}

@@ -161,8 +161,16 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 		return uint_key("ebizzy", key, val, 1, 1000, &e->instances, err, errlen);
 	if (!strcmp(key, "thp"))
 		return thp_key("ebizzy", val, &w->thp, err, errlen);
-	snprintf(err, errlen, "workload ebizzy: unknown key '%s' (expected s, n, t, S, instances, thp)",
-		 key);
+	if (!strcmp(key, "jitter")) {
+		if (parse_double(val, &e->jitter) || e->jitter < 0 || e->jitter > MPM_EBIZZY_MAX_JITTER) {
+			snprintf(err, errlen, "workload ebizzy: jitter=%s is malformed or out of range 0..%g",
+				 val, MPM_EBIZZY_MAX_JITTER);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "workload ebizzy: unknown key '%s' (expected s, n, t, S, instances, thp, jitter)", key);
 	return -1;
 }
 
@@ -318,7 +326,7 @@ int mpm_workload_parse(const char *s, struct mpm_workload *w,
 		w->churn = churn_defaults;
 	} else if (!strcmp(buf, "ebizzy")) {
 		w->kind = MPM_WORKLOAD_EBIZZY;
-		w->ebizzy = (struct mpm_ebizzy_wl){ 256ull << 20, 2, 32, 60, 1 };
+		w->ebizzy = (struct mpm_ebizzy_wl){ 256ull << 20, 2, 32, 60, 1, 0 };
 	} else if (!strcmp(buf, "pagetest")) {
 		w->kind = MPM_WORKLOAD_PAGETEST;
 		w->pagetest = (struct mpm_pagetest_wl){ 512ull << 20, false, 1 };

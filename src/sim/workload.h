@@ -32,6 +32,8 @@ enum mpm_workload_kind {
  *   ebizzy  `ebizzy -s s -n n -t t -S S`, `instances` of them side by side:
  *             s=256M (bytes, K/M/G suffixes)  n=2  t=32  S=60
  *             instances=1  thp=never|always
+ *             jitter=0 (each iteration's copy costs 1 +- jitter times the
+ *             model's, uniform, from the seed: a timing perturbation)
  *   pagetest one process allocates and touches size, holds it for hold
  *            seconds, then frees it if free=1:
  *             size=512M  free=0  hold=1  thp=never|always
@@ -50,7 +52,10 @@ enum mpm_workload_kind {
 struct mpm_ebizzy_wl {
 	uint64_t size;
 	unsigned int chunks, threads, seconds, instances;
+	double jitter;			/* copy cost +- this fraction per iteration; 0: none */
 };
+
+#define MPM_EBIZZY_MAX_JITTER	0.5	/* jitter's upper bound */
 
 struct mpm_pagetest_wl {
 	uint64_t size;

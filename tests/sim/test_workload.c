@@ -51,7 +51,7 @@ int main(void)
 	CHECK(parse("ebizzy") == 0 && w.kind == MPM_WORKLOAD_EBIZZY);
 	CHECK_EQ_U(w.ebizzy.size, 268435456);
 	CHECK(w.ebizzy.chunks == 2 && w.ebizzy.threads == 32 && w.ebizzy.seconds == 60);
-	CHECK(w.ebizzy.instances == 1 && !w.thp);
+	CHECK(w.ebizzy.instances == 1 && !w.thp && w.ebizzy.jitter == 0);
 	CHECK(parse("ebizzy:s=64M,n=3,t=4,S=5,instances=20,thp=always") == 0);
 	CHECK_EQ_U(w.ebizzy.size, 64ull << 20);
 	CHECK(w.ebizzy.chunks == 3 && w.ebizzy.threads == 4 && w.ebizzy.seconds == 5);
@@ -64,6 +64,12 @@ int main(void)
 	CHECK(refused("ebizzy:t=-1", "malformed"));
 	CHECK(refused("ebizzy:thp=sometimes", "thp=sometimes (expected always or never)"));
 	CHECK(refused("ebizzy:size=1M", "workload ebizzy: unknown key 'size'"));
+	CHECK(parse("ebizzy:jitter=0.05") == 0 && w.ebizzy.jitter == 0.05);
+	CHECK(parse("ebizzy:jitter=.5") == 0 && w.ebizzy.jitter == 0.5);
+	CHECK(parse("ebizzy:jitter=0") == 0 && w.ebizzy.jitter == 0);
+	CHECK(refused("ebizzy:jitter=0.51", "jitter=0.51 is malformed or out of range 0..0.5"));
+	CHECK(refused("ebizzy:jitter=-0.1", "jitter=-0.1 is malformed"));
+	CHECK(refused("ebizzy:jitter=nan", "jitter=nan is malformed"));
 	/* pagetest */
 	CHECK(parse("pagetest") == 0 && w.kind == MPM_WORKLOAD_PAGETEST);
 	CHECK_EQ_U(w.pagetest.size, 512ull << 20);

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# How much the cover-letter figures depend on the exact interleaving of
+# the ebizzy threads.  The ebizzy model is deterministic (ebizzy's own
+# rand_num is unseeded), so the seed alone changes nothing; with `--jitter
+# F` each iteration's memcpy costs the model's time 1 +- F, drawn from the
+# seed, and the threads drift apart as real ones do.  One `mempower compare
+# --experiment cover-letter --jitter F --seed N` per seed (seed-N.json /
+# .txt in OUTDIR), then, per policy, the free regions at start, end and
+# minimum and the DRAM power saving against mainline, as mean, sample
+# standard deviation and range over the seeds (OUTDIR/summary.txt, also
+# printed).  docs/experiments.md quotes the unperturbed run; this says how
+# far a perturbed one lands from it.
+#
+#   scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F]
+#                          [--scale F] [--thp never|always] [--policies LIST]
+#
+# Defaults: seeds 1-5, jitter 0.05, full scale, THP never, the four
+# policies.  A seed whose JSON is already in OUTDIR is not run again, so an
+# interrupted sweep resumes (use a new OUTDIR for other options).  Builds
+# the release preset unless MPM_BIN names a binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+	echo "usage: scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F] [--scale F] [--thp never|always] [--policies LIST]" >&2
+	exit 2
+}
+
+[ $# -ge 1 ] || usage
+out="$1"
+shift
+seeds=1-5 jitter=0.05 scale=1 thp=never policies=mainline,sorted,split,full
+while [ $# -gt 0 ]; do
+	[ $# -ge 2 ] || usage
+	case "$1" in
+	--seeds) seeds="$2" ;;
+	--jitter) jitter="$2" ;;
+	--scale) scale="$2" ;;
+	--thp) thp="$2" ;;
+	--policies) policies="$2" ;;
+	*) echo "mempower: seed-spread.sh: unknown option $1" >&2; usage ;;
+	esac
+	shift 2
+done
+
+# A-B or a comma list of non-negative integers
+if [[ "$seeds" =~ ^([0-9]+)-([0-9]+)$ ]]; then
+	[ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+		{ echo "mempower: seed-spread.sh: --seeds $seeds: empty range" >&2; exit 2; }
+	list=$(seq "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}")
+elif [[ "$seeds" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+	list=${seeds//,/ }
+else
+	echo "mempower: seed-spread.sh: --seeds $seeds (expected A-B or N,N,...)" >&2
+	exit 2
+fi
+
+# shellcheck source=scripts/mpm-bin.bash
+source scripts/mpm-bin.bash
+bin=$(mpm_bin)
+mkdir -p "$out"
+
+for seed in $list; do
+	json="$out/seed-$seed.json"
+	[ -s "$json" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$json" 2>/dev/null &&
+		continue
+	echo "seed-spread.sh: seed $seed" >&2
+	# mempower's own errors (a bad scale or policy) end the sweep here
+	"$bin" compare --experiment cover-letter --seed "$seed" --jitter "$jitter" --scale "$scale" \
+		--thp "$thp" --policies "$policies" --json "$json.tmp" > "$out/seed-$seed.txt"
+	mv "$json.tmp" "$json"
+done
+
+# shellcheck disable=SC2086 # $list: one argument per seed
+python3 - "$out" $list <<'EOF' | tee "$out/summary.txt"
+import json, statistics, sys
+
+out, seeds = sys.argv[1], [int(s) for s in sys.argv[2:]]
+runs = {}          # policy -> list of (seed, run)
+order = []
+machine = None
+for seed in seeds:
+    d = json.load(open("%s/seed-%d.json" % (out, seed)))
+    machine = machine or d.get("machine", {}).get("name") or d.get("machine", {}).get("spec")
+    for r in d["runs"]:
+        if r["seed"] != seed:
+            sys.exit("mempower: seed-spread.sh: seed-%d.json holds a run of seed %s" % (seed, r["seed"]))
+        if r["policy"] not in runs:
+            runs[r["policy"]] = []
+            order.append(r["policy"])
+        runs[r["policy"]].append((seed, r))
+
+def cell(xs, fmt):
+    if len(xs) < 2:
+        return fmt % xs[0]
+    return (fmt + " ± " + fmt + " [" + fmt + ", " + fmt + "]") % (
+        statistics.mean(xs), statistics.stdev(xs), min(xs), max(xs))
+
+w = runs[order[0]][0][1]["workload"]
+print("%s; seeds %s: %d runs per policy; mean ± sample sd [min, max]" %
+      (w if isinstance(w, str) else json.dumps(w), ",".join(map(str, seeds)), len(seeds)))
+print("%-9s %-34s %-34s %-34s %s" % ("policy", "free regions at start", "at end",
+                                     "minimum", "DRAM saving vs mainline (W)"))
+for p in order:
+    rs = [r for _, r in runs[p]]
+    fr = lambda k: [r["free_regions"][k] for r in rs]
+    sav = [r["power"]["saving_vs_mainline_w"] for r in rs
+           if isinstance(r.get("power"), dict) and "saving_vs_mainline_w" in r["power"]]
+    print("%-9s %-34s %-34s %-34s %s" % (p, cell(fr("start"), "%.1f"), cell(fr("end"), "%.1f"),
+                                         cell(fr("min"), "%.1f"),
+                                         cell(sav, "%.3f") if len(sav) == len(rs) else "-"))
+print()
+print("per seed, end free regions:")
+print("%-6s %s" % ("seed", " ".join("%9s" % p for p in order)))
+for i, seed in enumerate(seeds):
+    print("%-6d %s" % (seed, " ".join("%9d" % runs[p][i][1]["free_regions"]["end"] for p in order)))
+EOF

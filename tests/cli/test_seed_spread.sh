@@ -1,0 +1,75 @@
+#!/bin/bash
+# compare --jitter, the timing perturbation of the ebizzy model, and
+# scripts/seed-spread.sh, which runs it over seeds: without jitter the seed
+# changes nothing in the cover-letter run; jitter 0 is the run without it;
+# with jitter the seed changes the run; the script's summary and per-seed
+# table, its resume, and its usage errors.
+source "$(dirname "$0")/lib.bash" "$1"
+SCRIPT="$(cd "$(dirname "$0")/../.." && pwd)/scripts/seed-spread.sh"
+
+for j in -0.1 0.6 x "" +0.1 0x1 nan 1e9; do
+	expect_error 1 "compare: jitter '$j' is malformed or out of range 0..0.5" \
+		compare --experiment cover-letter --scale 0.02 --jitter "$j"
+done
+expect_error 1 "--jitter applies to the cover-letter experiment only" \
+	compare --experiment pagetest --jitter 0.1
+expect_error 2 "option '--jitter' needs a value" compare --experiment cover-letter --jitter
+
+# drop "host" and each run's "seed": what is left is what the run did
+norm() { sed -e '/"host": {/,/}/d' -e '/"seed": /d' "$1"; }
+C=(compare --experiment cover-letter --scale 0.02 --policies mainline,full)
+for v in plain:1: plain:2: zero:1:0 j:1:0.2 j:2:0.2; do
+	IFS=: read -r name seed jit <<<"$v"
+	run_mpm "${C[@]}" --seed "$seed" ${jit:+--jitter "$jit"} --json "$TMP/$name-$seed.json"
+	expect "[ $rc -eq 0 ]" "compare --seed $seed ${jit:+--jitter $jit}: exit $rc ($err)"
+done
+expect "cmp -s <(norm '$TMP/plain-1.json') <(norm '$TMP/plain-2.json')" \
+	"without jitter the seed changed the cover-letter run"
+expect "cmp -s <(norm '$TMP/plain-1.json') <(norm '$TMP/zero-1.json')" \
+	"--jitter 0 differs from no --jitter"
+expect "! cmp -s <(norm '$TMP/j-1.json') <(norm '$TMP/j-2.json')" \
+	"with --jitter 0.2 seeds 1 and 2 gave the same run"
+expect "! cmp -s <(norm '$TMP/plain-1.json') <(norm '$TMP/j-1.json')" \
+	"--jitter 0.2 changed nothing"
+expect "grep -q '\"workload\": \"ebizzy:s=256M,n=2,t=32,S=60,instances=1,jitter=0.2\"' '$TMP/j-1.json'" \
+	"the workload string does not name the jitter"
+
+# the script: two seeds, two policies
+O="$TMP/ss"
+run_script "$SCRIPT" "$O" --seeds 1-2 --jitter 0.2 --scale 0.02 --policies mainline,full
+expect "[ $rc -eq 0 ]" "seed-spread.sh: exit $rc ($err)"
+expect "[ -s '$O/seed-1.json' ] && [ -s '$O/seed-2.json' ] && [ -s '$O/summary.txt' ]" \
+	"seed-spread.sh: outputs missing: $(ls "$O")"
+expect "cmp -s <(norm '$O/seed-2.json') <(norm '$TMP/j-2.json')" \
+	"seed-spread.sh: seed 2 is not compare --seed 2 --jitter 0.2"
+expect "[ \"\$out\" = \"\$(cat '$O/summary.txt')\" ]" "seed-spread.sh: printed table is not summary.txt"
+expect "grep -q '^ebizzy:s=256M,n=2,t=32,S=60,instances=1,jitter=0.2; seeds 1,2: 2 runs per policy' <<<\"\$out\"" \
+	"seed-spread.sh: header: $(head -1 <<<"$out")"
+expect "[ \$(grep -Ec '^(mainline|full) +[0-9.]+ ± [0-9.]+ \\[' <<<\"\$out\") -eq 2 ]" \
+	"seed-spread.sh: want one summary line per policy: $out"
+expect "grep -Eq '^1 +[0-9]+ +[0-9]+\$' <<<\"\$out\" && grep -Eq '^2 +[0-9]+ +[0-9]+\$' <<<\"\$out\"" \
+	"seed-spread.sh: per-seed rows: $out"
+# the end figures of the table are the JSON's
+end2=$(python3 -c 'import json,sys; print(" ".join(str(r["free_regions"]["end"]) for r in json.load(open(sys.argv[1]))["runs"]))' "$O/seed-2.json")
+row2=$(awk '$1 == 2' <<<"$out" | tr -s ' ')
+expect "[ '$row2' = '2 $end2' ]" "seed-spread.sh: seed 2 row '$row2', JSON ends '$end2'"
+
+# a second call finds both seeds done and runs nothing
+run_script "$SCRIPT" "$O" --seeds 1-2 --jitter 0.2 --scale 0.02 --policies mainline,full
+expect "[ $rc -eq 0 ] && ! grep -q 'seed-spread.sh: seed' <<<\"\$err\"" \
+	"seed-spread.sh: resume ran seeds again ($err)"
+
+# usage errors: exit 2 and a message
+for args in "" "$TMP/u --bogus 1" "$TMP/u --seeds" "$TMP/u --seeds 3-1" "$TMP/u --seeds 1,x"; do
+	# shellcheck disable=SC2086
+	MPM_BIN="$MPM" "$SCRIPT" $args >"$TMP/uout" 2>"$TMP/uerr"
+	rc=$?
+	expect "[ $rc -eq 2 ] && [ ! -s '$TMP/uout' ] && [ -s '$TMP/uerr' ]" \
+		"seed-spread.sh '$args': exit $rc, stderr $(cat "$TMP/uerr")"
+done
+# mempower's own refusal ends the sweep with its status
+run_script "$SCRIPT" "$TMP/bad" --seeds 1 --jitter 0.9 --scale 0.02
+expect "[ $rc -eq 1 ] && grep -q 'jitter' <<<\"\$err\" && [ ! -e '$TMP/bad/seed-1.json' ]" \
+	"seed-spread.sh --jitter 0.9: exit $rc ($err)"
+
+finish
