@@ -382,7 +382,8 @@ static int build_machine(struct compare *c, bool cover)
 	return 0;
 }
 
-static void add_run(struct compare *c, unsigned int p, const char *workload, double duration)
+/* The workload strings are built here from validated options: a parse error is a bug. */
+static int add_run(struct compare *c, unsigned int p, const char *workload, double duration)
 {
 	struct mpm_run_config *cfg = &c->cfg[c->nr_runs];
 	char err[256];
@@ -392,7 +393,9 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 	cfg->policy = c->policy[p];
 	c->variant_of[c->nr_runs] = p;
 	cfg->workload_str = c->workload_str[c->nr_runs];
-	mpm_workload_parse(cfg->workload_str, &cfg->workload, err, sizeof(err));
+	if (mpm_workload_parse(cfg->workload_str, &cfg->workload, err, sizeof(err)))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: internal workload '%s': %s",
+				    cfg->workload_str, err);
 	cfg->duration = duration;
 	cfg->seed = c->seed;
 	cfg->boot_system = true;
@@ -402,6 +405,7 @@ static void add_run(struct compare *c, unsigned int p, const char *workload, dou
 		cfg->pricing[m] = (struct mpm_power_pricing){ &c->memspec[m], &c->power_policy };
 	cfg->nr_pricing = c->nr_memspecs;
 	c->nr_runs++;
+	return 0;
 }
 
 /*
@@ -862,12 +866,16 @@ int mpm_cmd_compare(int argc, char **argv)
 				snprintf(jitter, sizeof(jitter), ",jitter=%.32s", c->jitter_s);
 			snprintf(w, sizeof(w), "ebizzy:s=256M,n=2,t=32,S=60,instances=%lld%s",
 				 llround(20 * c->scale) ? llround(20 * c->scale) : 1, jitter);
-			add_run(c, p, w, 60 + 600);
+			r = add_run(c, p, w, 60 + 600);
 		} else {
-			add_run(c, p, "pagetest:size=512M,hold=1", 3);
-			add_run(c, p, "pagetest:size=1G,hold=1", 3);
-			add_run(c, p, "pagetest:size=2G,hold=1", 3);
+			r = add_run(c, p, "pagetest:size=512M,hold=1", 3);
+			if (!r)
+				r = add_run(c, p, "pagetest:size=1G,hold=1", 3);
+			if (!r)
+				r = add_run(c, p, "pagetest:size=2G,hold=1", 3);
 		}
+		if (r)
+			goto out;
 	}
 	for (unsigned int i = 0; i < c->nr_runs; i++)
 		c->cfg[i].until_idle = cover;

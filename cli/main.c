@@ -58,6 +58,7 @@ void mpm_cli_usage(FILE *out)
 "                         churn: occupancy=0.6 ops=N (managed pages/128, >= 256)\n"
 "                                maxorder=10 movable=0.7 reclaimable=0.1\n"
 "                         ebizzy: s=256M n=2 t=32 S=60 instances=1 thp=never\n"
+"                                jitter=0 (0..0.5)\n"
 "                         pagetest: size=512M free=0 hold=1 thp=never\n"
 "                         kernbench: jobs=2xCPUs files=19264 headers=15905\n"
 "                                includes=300 heap=48M cpu=570 prime=1 thp=never\n"

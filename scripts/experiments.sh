@@ -9,9 +9,9 @@
 #
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
-# --quick skips the full-scale runs (the rest takes a few minutes; all of
-# it about 50 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
-# names a binary.  Seed 1, as the docs.
+# --quick skips the full-scale runs (the rest takes about ten minutes; all
+# of it about 70 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,4 +81,25 @@ done
 # The v2 experiment
 run pagetest 0 --experiment pagetest --policies $ALL
 run pagetest-ablation 0 --experiment pagetest --policies split --ablation
+
+# spread NAME FULLSCALE ARGS...: scripts/seed-spread.sh into OUTDIR/NAME
+spread() {
+	local name="$1" full="$2" start end
+	shift 2
+	[ -z "$only" ] || [[ "$only" == *",$name,"* ]] || return 0
+	[ "$quick" = 0 ] || [ "$full" = 0 ] || return 0
+	echo "$name: scripts/seed-spread.sh OUTDIR/$name $*" >> "$out/commands"
+	echo "experiments.sh: $name" >&2
+	start=$(date +%s.%N)
+	MPM_BIN="$bin" scripts/seed-spread.sh "$out/$name" "$@" > /dev/null
+	end=$(date +%s.%N)
+	awk -v n="$name" -v a="$start" -v b="$end" 'BEGIN { printf "%s %.1f s\n", n, b - a }' >> "$out/times"
+}
+
+# Perturbed timing: the spread over seeds (experiments.md, "How much the
+# figures depend on timing"); OUTDIR/NAME/summary.txt holds each table
+spread seed-spread-1 1 --seeds 1-5 --jitter 0.05
+for j in 0.01 0.05 0.2; do
+	spread "seed-spread-0.125-$j" 0 --seeds 1-6 --jitter $j --scale 0.125
+done
 echo "experiments.sh: done, outputs in $out" >&2

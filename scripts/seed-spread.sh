@@ -18,8 +18,9 @@
 #
 # Defaults: seeds 1-5, jitter 0.05, full scale, THP never, the four
 # policies.  A seed whose JSON is already in OUTDIR is not run again, so an
-# interrupted sweep resumes (use a new OUTDIR for other options).  Builds
-# the release preset unless MPM_BIN names a binary.
+# interrupted sweep resumes; the summary refuses files whose workload or
+# policies differ (use a new OUTDIR for other options).  Builds the release
+# preset unless MPM_BIN names a binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,6 +57,17 @@ else
 	echo "mempower: seed-spread.sh: --seeds $seeds (expected A-B or N,N,...)" >&2
 	exit 2
 fi
+# one spelling per seed (01 is 1: the files are seed-1.*), each seed once
+norm=""
+for s in $list; do
+	[ ${#s} -le 18 ] || { echo "mempower: seed-spread.sh: seed $s is too large" >&2; exit 2; }
+	s=$((10#$s))
+	case " $norm " in
+	*" $s "*) echo "mempower: seed-spread.sh: --seeds $seeds names seed $s twice" >&2; exit 2 ;;
+	esac
+	norm="$norm $s"
+done
+list=$norm
 
 # shellcheck source=scripts/mpm-bin.bash
 source scripts/mpm-bin.bash
@@ -80,10 +92,15 @@ import json, statistics, sys
 out, seeds = sys.argv[1], [int(s) for s in sys.argv[2:]]
 runs = {}          # policy -> list of (seed, run)
 order = []
-machine = None
+first = None
 for seed in seeds:
     d = json.load(open("%s/seed-%d.json" % (out, seed)))
-    machine = machine or d.get("machine", {}).get("name") or d.get("machine", {}).get("spec")
+    kind = ([r["policy"] for r in d["runs"]], sorted({r["workload"] for r in d["runs"]}))
+    if first is None:
+        first = (seed, kind)
+    elif kind != first[1]:
+        sys.exit("mempower: seed-spread.sh: seed-%d.json and seed-%d.json differ in policies "
+                 "or workload: use a new OUTDIR for other options" % (seed, first[0]))
     for r in d["runs"]:
         if r["seed"] != seed:
             sys.exit("mempower: seed-spread.sh: seed-%d.json holds a run of seed %s" % (seed, r["seed"]))

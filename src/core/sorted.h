@@ -48,8 +48,8 @@ struct mem_region_list {
 /*
  * The region bookkeeping of one free list: its bitmap, and its
  * mem_region_lists, one per zone region, as the patch's
- * mr_list[MAX_NR_ZONE_REGIONS] but sized at run time.  64 bytes, so that
- * &fl[order][mt] is a shift; with the array's address in the struct, a
+ * mr_list[MAX_NR_ZONE_REGIONS] but sized at run time.  64 bytes on LP64,
+ * a power of two, so that &fl[order][mt] is a shift; with the array's address in the struct, a
  * region's entry is one load and one lea from the list, where a single
  * array indexed by region, type and order took a chain of multiplies per
  * lookup (docs/benchmarks.md, "Fewer instructions on the sorted lists").
@@ -58,7 +58,8 @@ struct free_list_regions {
 	struct region_bitmap map;		/* regions with blocks in the list */
 	struct mem_region_list *mr;		/* [zone region id] */
 };
-_Static_assert(sizeof(struct free_list_regions) == 64, "one line per free list");
+_Static_assert((sizeof(struct free_list_regions) & (sizeof(struct free_list_regions) - 1)) == 0,
+	       "&fl[order][mt] is a shift");
 
 struct sorted_free_lists {
 	/*
@@ -114,7 +115,7 @@ static inline struct mem_region_list *mr_list_of(const struct sorted_free_lists 
  */
 static inline uint32_t block_region(const struct sorted_free_lists *s, uint32_t idx)
 {
-	/* a pfn of the zone is at or above its first region's start: no borrow */
+	/* ((idx + o) >> shift) - first, as the offset is first << shift short */
 	return (uint32_t)((idx + s->idx_to_zone_region) >> s->region_shift);
 }
 

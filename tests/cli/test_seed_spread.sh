@@ -59,8 +59,21 @@ run_script "$SCRIPT" "$O" --seeds 1-2 --jitter 0.2 --scale 0.02 --policies mainl
 expect "[ $rc -eq 0 ] && ! grep -q 'seed-spread.sh: seed' <<<\"\$err\"" \
 	"seed-spread.sh: resume ran seeds again ($err)"
 
+# a truncated JSON (a sweep killed while writing) is run again; 02 is seed 2
+head -c 100 "$O/seed-2.json" > "$O/seed-2.json.cut" && mv "$O/seed-2.json.cut" "$O/seed-2.json"
+run_script "$SCRIPT" "$O" --seeds 1,02 --jitter 0.2 --scale 0.02 --policies mainline,full
+expect "[ $rc -eq 0 ] && grep -q 'seed-spread.sh: seed 2' <<<\"\$err\" && ! grep -q 'seed 1' <<<\"\$err\"" \
+	"seed-spread.sh: truncated seed-2.json: exit $rc ($err)"
+expect "cmp -s <(norm '$O/seed-2.json') <(norm '$TMP/j-2.json')" \
+	"seed-spread.sh: seed 2 rerun differs"
+# a seed run with other options is refused in the summary, not mixed in
+run_script "$SCRIPT" "$O" --seeds 1-3 --jitter 0.1 --scale 0.02 --policies mainline,full
+expect "[ $rc -eq 1 ] && grep -q 'differ in policies or workload' <<<\"\$err\"" \
+	"seed-spread.sh: mixed options: exit $rc ($err)"
+
 # usage errors: exit 2 and a message
-for args in "" "$TMP/u --bogus 1" "$TMP/u --seeds" "$TMP/u --seeds 3-1" "$TMP/u --seeds 1,x"; do
+for args in "" "$TMP/u --bogus 1" "$TMP/u --seeds" "$TMP/u --seeds 3-1" "$TMP/u --seeds 1,x" \
+	"$TMP/u --seeds 1,01" "$TMP/u --seeds 1234567890123456789"; do
 	# shellcheck disable=SC2086
 	MPM_BIN="$MPM" "$SCRIPT" $args >"$TMP/uout" 2>"$TMP/uerr"
 	rc=$?
