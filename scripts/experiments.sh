@@ -42,18 +42,41 @@ mkdir -p "$out"
 ALL=mainline,sorted,split,full
 POWER3=ddr3-1600,ddr4-2400,ddr4-3200
 
-# run NAME FULLSCALE ARGS...: one compare into NAME.txt / NAME.json
-run() {
-	local name="$1" full="$2" start end
-	shift 2
+# timed NAME FULLSCALE LOGGED CMD...: step NAME runs CMD unless --only or
+# --quick leaves it out; LOGGED goes to OUTDIR/commands, the time to times
+timed() {
+	local name="$1" full="$2" logged="$3" start end
+	shift 3
 	[ -z "$only" ] || [[ "$only" == *",$name,"* ]] || return 0
 	[ "$quick" = 0 ] || [ "$full" = 0 ] || return 0
-	echo "$name: mempower compare --seed 1 $*" >> "$out/commands"
+	echo "$name: $logged" >> "$out/commands"
 	echo "experiments.sh: $name" >&2
 	start=$(date +%s.%N)
-	"$bin" compare --seed 1 "$@" --json "$out/$name.json" > "$out/$name.txt"
+	"$@"
 	end=$(date +%s.%N)
 	awk -v n="$name" -v a="$start" -v b="$end" 'BEGIN { printf "%s %.1f s\n", n, b - a }' >> "$out/times"
+}
+
+compare_into() {
+	local name="$1"
+	shift
+	"$bin" compare --seed 1 "$@" --json "$out/$name.json" > "$out/$name.txt"
+}
+
+spread_into() {
+	local name="$1"
+	shift
+	MPM_BIN="$bin" scripts/seed-spread.sh "$out/$name" "$@" > /dev/null
+}
+
+# run NAME FULLSCALE ARGS...: one compare into NAME.txt / NAME.json
+run() {
+	timed "$1" "$2" "mempower compare --seed 1 ${*:3}" compare_into "$1" "${@:3}"
+}
+
+# spread NAME FULLSCALE ARGS...: scripts/seed-spread.sh into OUTDIR/NAME
+spread() {
+	timed "$1" "$2" "scripts/seed-spread.sh OUTDIR/$1 ${*:3}" spread_into "$1" "${@:3}"
 }
 
 CL=(--experiment cover-letter)
@@ -81,20 +104,6 @@ done
 # The v2 experiment
 run pagetest 0 --experiment pagetest --policies $ALL
 run pagetest-ablation 0 --experiment pagetest --policies split --ablation
-
-# spread NAME FULLSCALE ARGS...: scripts/seed-spread.sh into OUTDIR/NAME
-spread() {
-	local name="$1" full="$2" start end
-	shift 2
-	[ -z "$only" ] || [[ "$only" == *",$name,"* ]] || return 0
-	[ "$quick" = 0 ] || [ "$full" = 0 ] || return 0
-	echo "$name: scripts/seed-spread.sh OUTDIR/$name $*" >> "$out/commands"
-	echo "experiments.sh: $name" >&2
-	start=$(date +%s.%N)
-	MPM_BIN="$bin" scripts/seed-spread.sh "$out/$name" "$@" > /dev/null
-	end=$(date +%s.%N)
-	awk -v n="$name" -v a="$start" -v b="$end" 'BEGIN { printf "%s %.1f s\n", n, b - a }' >> "$out/times"
-}
 
 # Perturbed timing: the spread over seeds (experiments.md, "How much the
 # figures depend on timing"); OUTDIR/NAME/summary.txt holds each table
