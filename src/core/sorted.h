@@ -49,10 +49,11 @@ struct mem_region_list {
  * The region bookkeeping of one free list: its bitmap, and its
  * mem_region_lists, one per zone region, as the patch's
  * mr_list[MAX_NR_ZONE_REGIONS] but sized at run time.  64 bytes on LP64,
- * a power of two, so that &fl[order][mt] is a shift; with the array's address in the struct, a
- * region's entry is one load and one lea from the list, where a single
- * array indexed by region, type and order took a chain of multiplies per
- * lookup (docs/benchmarks.md, "Fewer instructions on the sorted lists").
+ * a power of two, so that &fl[order][mt] is a shift; with the array's
+ * address in the struct, a region's entry is one load and one lea from
+ * the list, where a single array indexed by region, type and order took a
+ * chain of multiplies per lookup (docs/benchmarks.md, "Fewer instructions
+ * on the sorted lists").
  */
 struct free_list_regions {
 	struct region_bitmap map;		/* regions with blocks in the list */
@@ -234,8 +235,9 @@ rmqueue_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 }
 
 /* del_from_freelist: unlink @idx from anywhere in its list. */
-static inline __attribute__((always_inline)) void sorted_del_from_freelist(struct mpm_page *pg, struct zone *z,
-					    uint32_t idx, unsigned int order, int mt)
+static inline __attribute__((always_inline)) void
+sorted_del_from_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
+			 unsigned int order, int mt)
 {
 	struct free_list_regions *fl = &z->sorted->fl[order][mt];
 	uint32_t rid, prev = pg[idx].prev;
