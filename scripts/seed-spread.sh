@@ -9,8 +9,9 @@
 # --experiment cover-letter --jitter F --seed N` per seed (seed-N.json /
 # .txt in OUTDIR), then, per policy, the free regions at start, end and
 # minimum and the DRAM power saving against mainline, as mean, sample
-# standard deviation and range over the seeds (OUTDIR/summary.txt, also
-# printed).  docs/experiments.md quotes the unperturbed run; this says how
+# standard deviation and range over the seeds, and per seed the end free
+# regions and the busy regions held by per-cpu pages alone + the rest
+# (OUTDIR/summary.txt, also printed).  docs/experiments.md quotes the unperturbed run; this says how
 # far a perturbed one lands from it.
 #
 #   scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F]
@@ -133,4 +134,25 @@ print("per seed, end free regions:")
 print("%-6s %s" % ("seed", " ".join("%9s" % p for p in order)))
 for i, seed in enumerate(seeds):
     print("%-6d %s" % (seed, " ".join("%9d" % runs[p][i][1]["free_regions"]["end"] for p in order)))
+
+# A busy region at the end is held either by pages on per-cpu lists alone
+# or by something else (owned, file, kernel or reserved pages): the split
+# that explains most of the spread (docs/experiments.md).
+def busy(r):
+    pcp = other = 0
+    for g in r.get("regions_end", []):
+        if g["state"] == "free":
+            continue
+        held = g.get("held_by", {})
+        if held.get("pcp", 0) and not any(v for k, v in held.items() if k != "pcp"):
+            pcp += 1
+        else:
+            other += 1
+    return pcp, other
+
+print()
+print("per seed, busy regions at the end: held by per-cpu pages alone + the rest:")
+print("%-6s %s" % ("seed", " ".join("%9s" % p for p in order)))
+for i, seed in enumerate(seeds):
+    print("%-6d %s" % (seed, " ".join("%9s" % ("%d+%d" % busy(runs[p][i][1])) for p in order)))
 EOF

@@ -51,8 +51,20 @@ expect "grep -Eq '^1 +[0-9]+ +[0-9]+\$' <<<\"\$out\" && grep -Eq '^2 +[0-9]+ +[0
 	"seed-spread.sh: per-seed rows: $out"
 # the end figures of the table are the JSON's
 end2=$(python3 -c 'import json,sys; print(" ".join(str(r["free_regions"]["end"]) for r in json.load(open(sys.argv[1]))["runs"]))' "$O/seed-2.json")
-row2=$(awk '$1 == 2' <<<"$out" | tr -s ' ')
+row2=$(awk '/^per seed, end free regions/ { f = 1; next } /^$/ { f = 0 } f && $1 == 2' <<<"$out" | tr -s ' ')
 expect "[ '$row2' = '2 $end2' ]" "seed-spread.sh: seed 2 row '$row2', JSON ends '$end2'"
+
+# the busy regions of seed 2: pcp-only + the rest, and with the free ones
+# they add up to the total
+busy2=$(awk '/^per seed, busy regions/ { f = 1; next } f && $1 == 2 { print $2, $3 }' <<<"$out")
+sum2=$(python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    pcp = sum(1 for g in r["regions_end"] if g["state"] != "free" and g["held_by"].get("pcp", 0)
+              and not any(v for k, v in g["held_by"].items() if k != "pcp"))
+    busy = sum(1 for g in r["regions_end"] if g["state"] != "free")
+    assert busy + r["free_regions"]["end"] == r["regions_total"], (busy, r["free_regions"], r["regions_total"])
+    print("%d+%d" % (pcp, busy - pcp), end=" ")' "$O/seed-2.json")
+expect "[ '$busy2 ' = '$sum2' ]" "seed-spread.sh: busy regions of seed 2 '$busy2', JSON '$sum2'"
 
 # a second call finds both seeds done and runs nothing
 run_script "$SCRIPT" "$O" --seeds 1-2 --jitter 0.2 --scale 0.02 --policies mainline,full
