@@ -334,16 +334,25 @@ static int validate(struct compare *c)
 	if (c->seed_s && (mpm_parse_u64(c->seed_s, &c->seed) || c->seed > INT64_MAX))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: invalid seed '%s'", c->seed_s);
 	if (c->jitter_s) {
-		errno = 0;
-		c->jitter = strtod(c->jitter_s, &end);
-		/* as the workload's own parser takes it: a digit or '.' first */
-		if (!(isdigit((unsigned char)c->jitter_s[0]) || c->jitter_s[0] == '.') ||
-		    strlen(c->jitter_s) > 32 ||
-		    c->jitter_s[strspn(c->jitter_s, "0123456789.eE+-")] || errno || *end ||
-		    end == c->jitter_s || !(c->jitter >= 0 && c->jitter <= MPM_EBIZZY_MAX_JITTER))
+		/*
+		 * The workload key's own parser decides, so that compare takes
+		 * exactly what ebizzy:jitter= takes; one value (no ',' that
+		 * would add another key), 32 characters at most, as the run's
+		 * workload string has room for.
+		 */
+		char key[64], err[128];
+		struct mpm_workload w;
+		bool bad = strlen(c->jitter_s) > 32 || strchr(c->jitter_s, ',');
+
+		if (!bad) {
+			snprintf(key, sizeof(key), "ebizzy:jitter=%s", c->jitter_s);
+			bad = mpm_workload_parse(key, &w, err, sizeof(err)) != 0;
+		}
+		if (bad)
 			return mpm_cli_fail(MPM_EXIT_FAIL,
 					    "compare: jitter '%s' is malformed or out of range 0..%g",
 					    c->jitter_s, MPM_EBIZZY_MAX_JITTER);
+		c->jitter = w.ebizzy.jitter;
 		if (strcmp(c->experiment, "cover-letter"))
 			return mpm_cli_fail(MPM_EXIT_FAIL,
 					    "compare: --jitter applies to the cover-letter experiment only");
@@ -863,7 +872,7 @@ int mpm_cmd_compare(int argc, char **argv)
 
 			/* the string as given (validate()), so the JSON's workload shows it */
 			if (c->jitter > 0)
-				snprintf(jitter, sizeof(jitter), ",jitter=%.32s", c->jitter_s);
+				snprintf(jitter, sizeof(jitter), ",jitter=%s", c->jitter_s);
 			snprintf(w, sizeof(w), "ebizzy:s=256M,n=2,t=32,S=60,instances=%lld%s",
 				 llround(20 * c->scale) ? llround(20 * c->scale) : 1, jitter);
 			r = add_run(c, p, w, 60 + 600);

@@ -7,7 +7,7 @@
 source "$(dirname "$0")/lib.bash" "$1"
 SCRIPT="$(cd "$(dirname "$0")/../.." && pwd)/scripts/seed-spread.sh"
 
-for j in -0.1 0.6 x "" +0.1 0x1 nan 1e9; do
+for j in -0.1 0.6 x "" +0.1 0x1 nan 1e9 0.1,t=4; do
 	expect_error 1 "compare: jitter '$j' is malformed or out of range 0..0.5" \
 		compare --experiment cover-letter --scale 0.02 --jitter "$j"
 done
