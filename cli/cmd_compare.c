@@ -28,10 +28,11 @@
 #include "sim/ksim.h"
 #include "sim/boot_reserve.h"
 
-#define MAX_POLICIES	4
-#define MAX_VARIANTS	32		/* policies, and with --ablation each less one switch */
+#define MAX_POLICIES	8
+#define MAX_VARIANTS	64		/* policies, and with --ablation each less one switch */
 #define MAX_RUNS	(MAX_VARIANTS * 3)
 #define MAX_MEMSPECS	MPM_MAX_PRICING
+#define MAX_LABEL	40		/* a --policies entry, switches included */
 
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
@@ -55,8 +56,8 @@ struct compare {
 	unsigned long features[MAX_VARIANTS];
 	uint64_t threshold[MAX_VARIANTS];	/* evac_threshold; 0 = the default 32 */
 	int base[MAX_VARIANTS];			/* --ablation: the variant it is measured against */
-	char label_buf[MAX_VARIANTS][64];
-	char policy_buf[128];
+	char label_buf[MAX_VARIANTS][MAX_LABEL + 24];	/* LABEL-switch, LABEL@512 */
+	char policy_buf[MAX_POLICIES * (MAX_LABEL + 1)];
 	unsigned int nr_policies;
 	unsigned int variant_of[MAX_RUNS];
 	struct mpm_spec_buf spec;
@@ -126,7 +127,9 @@ static void usage(FILE *out)
 	      "                pagetest of 512M, 1G and 2G on an 8 GiB machine\n"
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
-	      "  --policies    comma-separated (default mainline)\n"
+	      "  --policies    comma-separated (default mainline); each may add or\n"
+	      "                remove switches as run's --features does, e.g.\n"
+	      "                full+evac_drain or split-region_cache\n"
 	      "  --seed N      seed of every run (default 1); the cover-letter runs\n"
 	      "                depend on it only with --jitter\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
@@ -157,12 +160,18 @@ static void usage(FILE *out)
 	      "                on the exact interleaving (scripts/seed-spread.sh)\n", out);
 }
 
+static int too_many_variants(void)
+{
+	return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --ablation: more than %d variants; name fewer policies",
+			    MAX_VARIANTS);
+}
+
 /*
  * --ablation: after each policy, the policy less one of its switches (and
  * less whatever needs that switch, mpm_features_valid), labelled
  * "policy-switch".
  */
-static void add_ablation_variants(struct compare *c)
+static int add_ablation_variants(struct compare *c)
 {
 	unsigned int nr_base = c->nr_policies;
 
@@ -171,8 +180,10 @@ static void add_ablation_variants(struct compare *c)
 			unsigned int v = c->nr_policies;
 			char name[40];
 
-			if (!(c->features[p] & (1ul << b)) || v == MAX_VARIANTS)
+			if (!(c->features[p] & (1ul << b)))
 				continue;
+			if (v == MAX_VARIANTS)
+				return too_many_variants();
 			mpm_features_string(1ul << b, name, sizeof(name));
 			snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s-%s", c->policy[p], name);
 			c->policy[v] = c->label_buf[v];
@@ -190,7 +201,7 @@ static void add_ablation_variants(struct compare *c)
 			unsigned int v = c->nr_policies;
 
 			if (v == MAX_VARIANTS)
-				return;
+				return too_many_variants();
 			if (thresholds[i] == UINT64_MAX)
 				snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s@any", c->policy[p]);
 			else
@@ -203,6 +214,83 @@ static void add_ablation_variants(struct compare *c)
 			c->nr_policies++;
 		}
 	}
+	return 0;
+}
+
+/*
+ * A switch @label adds that needs one the variant lacks is an error, named
+ * as run's --features names it: the first added one mpm_features_valid()
+ * drops, and the switch whose addition would keep it.
+ */
+static int check_switch_deps(const char *label, unsigned long f, unsigned long added)
+{
+	unsigned long dropped = f & added & ~mpm_features_valid(f);
+	unsigned long bit = dropped & -dropped;
+	char name[40], needs[40];
+
+	if (!dropped)
+		return 0;
+	mpm_features_string(bit, name, sizeof(name));
+	strcpy(needs, "another switch");
+	for (unsigned int b = 0; b < 8 * sizeof(unsigned long); b++)
+		if (mpm_features_valid(f | (1ul << b)) & bit) {
+			mpm_features_string(1ul << b, needs, sizeof(needs));
+			break;
+		}
+	return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': switch %s needs %s", label,
+			    name, needs);
+}
+
+/*
+ * One entry of --policies: a policy, then optionally switches added or
+ * removed, "full+evac_drain" or "split-region_cache", as run's --features
+ * applies them.  A removed switch takes along those that need it, as the
+ * variants of --ablation do (whose labels mean the same here); an added one
+ * must find what it needs.
+ */
+static int policy_variant_features(const char *label, unsigned long *f)
+{
+	size_t len = strcspn(label, "+-");
+	char name[32], list[2 * MAX_LABEL + 1], err[512];
+	unsigned long base;
+	size_t used = 0;
+	int r;
+
+	/* room for the ablation's "LABEL-sorted_freelists" in label_buf */
+	if (len >= sizeof(name) || strlen(label) > MAX_LABEL)
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "compare: policy '%.40s...' is longer than %d characters", label,
+				    MAX_LABEL);
+	memcpy(name, label, len);
+	name[len] = '\0';
+	r = mpm_policy_features(name, f);
+	if (r == -2)
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' is not available yet",
+				    name);
+	if (r)
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "compare: unknown policy '%s' (expected mainline, sorted, split or full, each optionally followed by +switch or -switch)",
+				    name);
+	if (!label[len])
+		return 0;
+	/* "+a-b" -> "+a,-b", the list mpm_features_apply() takes */
+	for (const char *q = label + len; *q; q++) {
+		if (q != label + len && (*q == '+' || *q == '-'))
+			list[used++] = ',';
+		list[used++] = *q;
+	}
+	list[used] = '\0';
+	if (strstr(list, "none"))
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "compare: policy '%s': 'none' is not a switch here (name the policy mainline)",
+				    label);
+	base = *f;
+	if (mpm_features_apply(list, f, err, sizeof(err)))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': %s", label, err);
+	if (check_switch_deps(label, *f, *f & ~base))
+		return MPM_EXIT_FAIL;
+	*f = mpm_features_valid(*f);
+	return 0;
 }
 
 static int parse_policies(struct compare *c)
@@ -217,21 +305,14 @@ static int parse_policies(struct compare *c)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy list");
 	while ((p = strsep(&rest, ","))) {
 		unsigned long f;
-		int r;
 
 		if (!*p)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy name in '%s'", s);
 		for (unsigned int i = 0; i < c->nr_policies; i++)
 			if (!strcmp(c->policy[i], p))
 				return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' given twice", p);
-		r = mpm_policy_features(p, &f);
-
-		if (r == -2)
-			return mpm_cli_fail(MPM_EXIT_FAIL,
-					    "compare: policy '%s' is not available yet", p);
-		if (r)
-			return mpm_cli_fail(MPM_EXIT_FAIL,
-					    "compare: unknown policy '%s' (expected mainline, sorted, split or full)", p);
+		if (policy_variant_features(p, &f))
+			return MPM_EXIT_FAIL;
 		if (c->nr_policies == MAX_POLICIES)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d policies",
 					    MAX_POLICIES);
@@ -240,7 +321,7 @@ static int parse_policies(struct compare *c)
 		c->policy[c->nr_policies++] = p;
 	}
 	if (c->ablation)
-		add_ablation_variants(c);
+		return add_ablation_variants(c);
 	return 0;
 }
 
@@ -566,25 +647,40 @@ static const char *published_figure(const char *policy)
 		return "238 -> 121 (v3)";
 	if (!strcmp(policy, "full"))
 		return "210 -> 202 (v4)";
-	return "- (v2: none)";
+	if (!strcmp(policy, "sorted"))
+		return "- (v2: none)";
+	return "-";		/* a variant the patchset never ran */
+}
+
+/* The policy column: as wide as the longest label ("full+evac_drain"), at least 10. */
+static int label_width(const struct compare *c)
+{
+	size_t w = 10;
+
+	for (unsigned int i = 0; i < c->nr_runs; i++)
+		if (strlen(c->cfg[i].policy) > w)
+			w = strlen(c->cfg[i].policy);
+	return (int)w;
 }
 
 static void print_cover_table(struct compare *c, FILE *out)
 {
+	int w = label_width(c);
+
 	/* the workload string names thp=always when it is on */
 	fprintf(out, "cover-letter experiment, scale %g: %u nodes, %.1f GiB, %u cpus, %s%s\n",
 		c->scale, mpm_nr_nodes(c->run[0].m),
 		(double)mpm_total_pages(c->run[0].m) / (1 << 18), mpm_nr_cpus(c->run[0].m),
 		c->workload_str[0], c->thp ? "" : ", thp=never");
-	fprintf(out, "%-10s %6s %6s %6s %7s %6s %9s %9s %5s %5s   %s\n", "policy", "start", "end",
+	fprintf(out, "%-*s %6s %6s %6s %7s %6s %9s %9s %5s %5s   %s\n", w, "policy", "start", "end",
 		"min", "regions", "ideal", "pack.min", "pack.mean", "mixed", "oom",
 		"published (start -> end)");
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];
 		const struct mpm_sample *last = &r->samples[r->nr_samples - 1];
 
-		fprintf(out, "%-10s %6u %6u %6u %7u %6u %9.3f %9.3f %5u %5llu   %s\n",
-			c->cfg[i].policy, r->free_regions_start, r->free_regions_end,
+		fprintf(out, "%-*s %6u %6u %6u %7u %6u %9.3f %9.3f %5u %5llu   %s\n",
+			w, c->cfg[i].policy, r->free_regions_start, r->free_regions_end,
 			r->free_regions_min, r->regions_total, last->ideal_free_regions,
 			r->packing_min, r->packing_mean, last->mixed_regions,
 			(unsigned long long)r->k->c.oom_kills,
@@ -600,7 +696,7 @@ static void print_cover_table(struct compare *c, FILE *out)
 		fprintf(out, "%s: %llu regions queued, %llu passed over (%llu free, %llu over the "
 			"threshold by then), %llu evacuations (%llu aborted), %llu pages "
 			"migrated (%.1f MiB copied), %llu reclaimed, %llu failed; kmempowerd %.3f CPU s "
-			"= %.4f %% of %u CPUs x %.0f s\n", c->cfg[i].policy,
+			"= %.4f %% of %u CPUs x %.0f s", c->cfg[i].policy,
 			(unsigned long long)r->counters.evac_queued,
 			(unsigned long long)(r->k->c.evac_skipped_free + r->k->c.evac_skipped_used),
 			(unsigned long long)r->k->c.evac_skipped_free,
@@ -612,6 +708,10 @@ static void print_cover_table(struct compare *c, FILE *out)
 			(unsigned long long)r->counters.reclaimed,
 			(unsigned long long)r->counters.migrate_failed, cpu_s,
 			100.0 * cpu_s / (r->end_t * mpm_nr_cpus(r->m)), mpm_nr_cpus(r->m), r->end_t);
+		if (r->features & MPM_FEATURE_EVAC_DRAIN)
+			fprintf(out, "; evac_drain returned %llu pcp pages to the buddy lists",
+				(unsigned long long)r->k->c.evac_drained);
+		fputc('\n', out);
 	}
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];
@@ -682,6 +782,8 @@ static void print_share_of_full(struct compare *c, const struct mpm_power_saving
 /* compare's answer to "how much power was saved": one table per memspec */
 static void print_power_table(struct compare *c, FILE *out)
 {
+	int w = label_width(c);
+
 	for (unsigned int m = 0; m < c->nr_memspecs; m++) {
 		const struct mpm_power_result *p0 = &c->run[0].power[m];
 		const struct mpm_power_saving *sv = &c->saving[m * c->nr_runs];
@@ -702,7 +804,7 @@ static void print_power_table(struct compare *c, FILE *out)
 			c->memspec[m].name, c->memspec[m].source, p0->nr_domains,
 			devices, pd, sr,
 			c->power_policy.poweroff ? ", power-off when empty" : "", c->system_w);
-		fprintf(out, "%-10s %10s %8s %6s %6s %6s %6s %9s %8s %9s %9s %8s %8s\n", "policy",
+		fprintf(out, "%-*s %10s %8s %6s %6s %6s %6s %9s %8s %9s %9s %8s %8s\n", w, "policy",
 			"DRAM J", "avg W", "sr%", "pd%", "stby%", "off%", "saving W", "saving%",
 			"migr. J", "kmpd J", "net W", "net/sys%");
 		for (unsigned int i = 0; i < c->nr_runs; i++) {
@@ -710,7 +812,7 @@ static void print_power_table(struct compare *c, FILE *out)
 
 			if (!strcmp(c->cfg[i].policy, "full"))
 				full = (int)i;
-			fprintf(out, "%-10s %10.1f %8.3f %6.1f %6.1f %6.1f %6.1f", c->cfg[i].policy,
+			fprintf(out, "%-*s %10.1f %8.3f %6.1f %6.1f %6.1f %6.1f", w, c->cfg[i].policy,
 				p->dram_j, p->dram_avg_w, pct_of(p, MPM_PS_SR), pct_of(p, MPM_PS_PRE_PD),
 				pct_of(p, MPM_PS_PRE_STBY) + pct_of(p, MPM_PS_ACT_STBY),
 				pct_of(p, MPM_PS_OFF));

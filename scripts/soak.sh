@@ -38,7 +38,8 @@ region_sizes=(4M 8M 16M 32M 512M)
 aligns=(node absolute)
 policies=(mainline sorted split full)
 features=("" "" "" "--features=-region_bias" "--features=+reclaim_clean"
-	  "--features=-evac_triggers" "--features=-region_cache" "--features=+no_claim")
+	  "--features=-evac_triggers" "--features=-region_cache" "--features=+no_claim"
+	  "--features=+evac_drain")
 # Each small enough that a check after every call stays within minutes.
 workloads=("churn" "churn:maxorder=3,occupancy=0.8"
 	   "ebizzy:s=1M,n=1,t=1,S=1,instances=1,thp=always"

@@ -87,12 +87,19 @@ enum mpm_feature {
 	MPM_FEATURE_EVAC_TRIGGERS = 1u << 6,	/* the free path queues lightly used regions */
 	MPM_FEATURE_EVACUATION = 1u << 7,	/* kmempowerd evacuates queued regions */
 	MPM_FEATURE_RECLAIM_CLEAN = 1u << 8,	/* evacuation drops clean page cache */
+	/*
+	 * Not in the patchset, in no policy: a variant for experiments.  The
+	 * simulator's kmempowerd drains its cpu's pcp lists after each round,
+	 * as 3.12's direct compaction drains after migrating and as the
+	 * library's kmempowerd thread always does (docs/patchset-rules.md).
+	 */
+	MPM_FEATURE_EVAC_DRAIN = 1u << 9,	/* kmempowerd drains its pcp lists after a round */
 };
 #define MPM_FEATURES_ALL	(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS | \
 				 MPM_FEATURE_NO_CLAIM | MPM_FEATURE_REGION_ALLOCATOR | \
 				 MPM_FEATURE_RALLOC_BIAS | MPM_FEATURE_REGION_CACHE | \
 				 MPM_FEATURE_EVAC_TRIGGERS | MPM_FEATURE_EVACUATION | \
-				 MPM_FEATURE_RECLAIM_CLEAN)
+				 MPM_FEATURE_RECLAIM_CLEAN | MPM_FEATURE_EVAC_DRAIN)
 
 struct mpm_machine_spec {
 	unsigned int nr_nodes;

@@ -75,6 +75,7 @@ static const char *const feature_names[] = {
 	"evac_triggers",
 	"evacuation",
 	"reclaim_clean",
+	"evac_drain",
 };
 
 _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
@@ -100,6 +101,7 @@ static const struct {
 	{ MPM_FEATURE_REGION_CACHE, MPM_FEATURE_REGION_ALLOCATOR },
 	{ MPM_FEATURE_EVAC_TRIGGERS, MPM_FEATURE_EVACUATION },
 	{ MPM_FEATURE_RECLAIM_CLEAN, MPM_FEATURE_EVACUATION },
+	{ MPM_FEATURE_EVAC_DRAIN, MPM_FEATURE_EVACUATION },
 };
 
 /* The name of the one switch in @bit. */

@@ -126,6 +126,7 @@ static json_t *kernel_json(const struct ksim_counters *c)
 	SET(o, "kmempowerd_skipped_used", U64(c->evac_skipped_used));
 	SET(o, "evac_pfns_scanned", U64(c->evac_scanned));
 	SET(o, "bytes_copied", U64(c->migrated * 4096));
+	SET(o, "evac_drained_pages", U64(c->evac_drained));
 	SET(o, "kmempowerd_cpu_seconds", json_real((double)c->kmempowerd_ns / 1e9));
 	return o;
 }

@@ -220,6 +220,7 @@ struct ksim_counters {
 	/* queued, then passed over by the worker's should_evacuate_region */
 	uint64_t evac_skipped_free, evac_skipped_used;
 	uint64_t migrated, reclaimed, migrate_failed;
+	uint64_t evac_drained;		/* pages evac_drain returned to the buddy lists */
 	uint64_t kmempowerd_ns;
 };
 

@@ -43,8 +43,8 @@ expect_error 1 "invalid seed '9223372036854775808'" \
 	compare --experiment pagetest --seed 9223372036854775808
 expect_error 1 "--thp sometimes (expected always or never)" \
 	compare --experiment pagetest --thp sometimes
-for j in 0 x -1 97 1.5 ""; do
-	expect_error 1 "compare: --jobs $j (expected 1 to 96)" compare --experiment pagetest --jobs "$j"
+for j in 0 x -1 193 1.5 ""; do
+	expect_error 1 "compare: --jobs $j (expected 1 to 192)" compare --experiment pagetest --jobs "$j"
 done
 expect_error 2 "option '--jobs' needs a value" compare --experiment pagetest --jobs
 expect_error 1 "compare: --zonelist-order z (expected default, node or zone)" \
@@ -193,6 +193,52 @@ run_mpm compare --experiment pagetest --policies full --ablation
 for v in full full-evacuation full-evac_triggers full-reclaim_clean 'full@8' 'full@128' 'full@512' 'full@any'; do
 	expect "printf '%s\n' \"\$out\" | grep -Eq '^$v +[0-9]+ +[0-9]+ +[0-9]+ +[-+][0-9]+'" "full ablation lacks $v"
 done
+
+# a policy with switches added or removed: refused where a switch is unknown,
+# needs one the policy lacks, or is none; a removed switch takes those that
+# need it, as the ablation's variant of the same name does
+expect_error 1 "policy 'full+bogus': unknown switch 'bogus'" \
+	compare --experiment pagetest --policies full+bogus
+expect_error 1 "policy 'sorted+evac_drain': switch evac_drain needs evacuation" \
+	compare --experiment pagetest --policies sorted+evac_drain
+expect_error 1 "policy 'full-evacuation+evac_drain': switch evac_drain needs evacuation" \
+	compare --experiment pagetest --policies full-evacuation+evac_drain
+expect_error 1 "policy 'full+none': 'none' is not a switch here" \
+	compare --experiment pagetest --policies full+none
+expect_error 1 "policy 'full+': empty or overlong switch name" \
+	compare --experiment pagetest --policies full+
+expect_error 1 "unknown policy 'fast'" compare --experiment pagetest --policies fast+evac_drain
+expect_error 1 "unknown policy ''" compare --experiment pagetest --policies +evac_drain
+expect_error 1 "at most 8 policies" compare --experiment pagetest \
+	--policies mainline,sorted,split,full,full+evac_drain,full-evacuation,split-no_claim,sorted-region_bias,full-reclaim_clean
+expect_error 1 "is longer than 40 characters" compare --experiment pagetest \
+	--policies split+evacuation+evac_drain+evac_triggers+reclaim_clean
+expect_error 1 "compare: --ablation: more than 64 variants; name fewer policies" \
+	compare --experiment pagetest --ablation \
+	--policies full,full+evac_drain,full-region_cache,full-no_claim,full-ralloc_bias
+expect_error 1 "policy 'full+evac_drain' given twice" \
+	compare --experiment pagetest --policies full+evac_drain,full+evac_drain
+# features of a run's JSON, one line per run: "policy: a,b,c"
+run_features() {
+	python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"]:
+    print(r["policy"] + ": " + ",".join(r["features"]))' "$1" | sort -u
+}
+run_mpm compare --experiment pagetest --policies full+evac_drain,full-evacuation --json "$TMP/variant.json"
+expect "[ $rc -eq 0 ]" "compare full+evac_drain,full-evacuation: exit $rc ($err)"
+want="full+evac_drain: sorted_freelists,region_bias,no_claim,region_allocator,ralloc_bias,region_cache,evac_triggers,evacuation,reclaim_clean,evac_drain
+full-evacuation: sorted_freelists,region_bias,no_claim,region_allocator,ralloc_bias,region_cache"
+expect "[ \"\$(run_features '$TMP/variant.json')\" = \"\$want\" ]" \
+	"variant features: $(run_features "$TMP/variant.json" | tr '\n' ' ')"
+run_mpm compare --experiment pagetest --policies full --ablation --json "$TMP/abl.json"
+expect "[ \"\$(run_features '$TMP/abl.json' | grep '^full-evacuation:')\" = \
+	\"\$(run_features '$TMP/variant.json' | grep '^full-evacuation:')\" ]" \
+	"full-evacuation is not the ablation's variant of that name"
+# a long label widens the policy column of the cover-letter table
+run_mpm compare --experiment cover-letter --scale 0.02 --policies full,full+evac_drain
+expect "[ $rc -eq 0 ] && printf '%s\n' \"\$out\" | grep -Eq '^full\+evac_drain +[0-9]+ +[0-9]+ +[0-9]+ .* -\$' && \
+	printf '%s\n' \"\$out\" | grep -Eq '^full {12}[0-9 ]+ .*210 -> 202 \(v4\)\$'" \
+	"cover-letter table rows for full and full+evac_drain: $out"
 
 # the evacuation threshold: a page count or any
 expect_error 1 "malformed evacuation threshold 'x'" compare --experiment pagetest --policies full --evac-threshold x
