@@ -10,7 +10,7 @@
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
 # --quick skips the full-scale runs (the rest takes about ten minutes; all
-# of it about 70 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# of it about 85 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -92,6 +92,11 @@ run full-ablation-0.125 0 "${CL[@]}" --scale 0.125 --policies full --ablation
 run split-ablation-1 1 "${CL[@]}" --policies split --ablation
 run full-ablation-1 1 "${CL[@]}" --policies full --ablation
 run full-ablation-1-thp 1 "${CL[@]}" --thp always --policies full --ablation
+# evac_drain, not in the patchset: kmempowerd drains its pcp lists after a
+# round (experiments.md, "Why full ends below split")
+run drain-1 1 "${CL[@]}" --policies mainline,split,full,full+evac_drain --power ddr3-1600
+run drain-0.125 0 "${CL[@]}" --scale 0.125 --policies mainline,split,full,full+evac_drain \
+	--power ddr3-1600
 # The power model's other controller policies
 run poweroff-1 1 "${CL[@]}" --policies $ALL --power ddr3-1600,ddr4-2400 --power-policy poweroff=1
 run force-1 1 "${CL[@]}" --policies $ALL --power $POWER3 --power-policy force=1
@@ -108,6 +113,7 @@ run pagetest-ablation 0 --experiment pagetest --policies split --ablation
 # Perturbed timing: the spread over seeds (experiments.md, "How much the
 # figures depend on timing"); OUTDIR/NAME/summary.txt holds each table
 spread seed-spread-1 1 --seeds 1-5 --jitter 0.05
+spread seed-spread-1-drain 1 --seeds 1-5 --jitter 0.05 --policies mainline,full+evac_drain
 for j in 0.01 0.05 0.2; do
 	spread "seed-spread-0.125-$j" 0 --seeds 1-6 --jitter $j --scale 0.125
 done

@@ -117,23 +117,24 @@ def cell(xs, fmt):
         statistics.mean(xs), statistics.stdev(xs), min(xs), max(xs))
 
 w = runs[order[0]][0][1]["workload"]
+pw = max([9] + [len(p) for p in order])   # a policy column: "full+evac_drain"
 print("%s; seeds %s: %d runs per policy; mean ± sample sd [min, max]" %
       (w if isinstance(w, str) else json.dumps(w), ",".join(map(str, seeds)), len(seeds)))
-print("%-9s %-34s %-34s %-34s %s" % ("policy", "free regions at start", "at end",
+print("%-*s %-34s %-34s %-34s %s" % (pw, "policy", "free regions at start", "at end",
                                      "minimum", "DRAM saving vs mainline (W)"))
 for p in order:
     rs = [r for _, r in runs[p]]
     fr = lambda k: [r["free_regions"][k] for r in rs]
     sav = [r["power"]["saving_vs_mainline_w"] for r in rs
            if isinstance(r.get("power"), dict) and "saving_vs_mainline_w" in r["power"]]
-    print("%-9s %-34s %-34s %-34s %s" % (p, cell(fr("start"), "%.1f"), cell(fr("end"), "%.1f"),
+    print("%-*s %-34s %-34s %-34s %s" % (pw, p, cell(fr("start"), "%.1f"), cell(fr("end"), "%.1f"),
                                          cell(fr("min"), "%.1f"),
                                          cell(sav, "%.3f") if len(sav) == len(rs) else "-"))
 print()
 print("per seed, end free regions:")
-print("%-6s %s" % ("seed", " ".join("%9s" % p for p in order)))
+print("%-6s %s" % ("seed", " ".join("%*s" % (pw, p) for p in order)))
 for i, seed in enumerate(seeds):
-    print("%-6d %s" % (seed, " ".join("%9d" % runs[p][i][1]["free_regions"]["end"] for p in order)))
+    print("%-6d %s" % (seed, " ".join("%*d" % (pw, runs[p][i][1]["free_regions"]["end"]) for p in order)))
 
 # A busy region at the end is held either by pages on per-cpu lists alone
 # or by something else (owned, file, kernel or reserved pages): the split
@@ -152,7 +153,7 @@ def busy(r):
 
 print()
 print("per seed, busy regions at the end: held by per-cpu pages alone + the rest:")
-print("%-6s %s" % ("seed", " ".join("%9s" % p for p in order)))
+print("%-6s %s" % ("seed", " ".join("%*s" % (pw, p) for p in order)))
 for i, seed in enumerate(seeds):
-    print("%-6d %s" % (seed, " ".join("%9s" % ("%d+%d" % busy(runs[p][i][1])) for p in order)))
+    print("%-6d %s" % (seed, " ".join("%*s" % (pw, "%d+%d" % busy(runs[p][i][1])) for p in order)))
 EOF
