@@ -142,7 +142,7 @@ struct alloc_desc {
 	char name[32];			/* "ref-buddy" or a policy name */
 	int is_ref;
 	unsigned long features;
-	char features_str[128];
+	char features_str[256];
 };
 
 struct bench_opts {

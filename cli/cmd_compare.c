@@ -128,8 +128,9 @@ static void usage(FILE *out)
 	      "  --scale F     cover-letter: memory, CPUs and ebizzy instances times F\n"
 	      "                (0 < F <= 1; default 1: 128 GiB, 16 CPUs, 20 instances)\n"
 	      "  --policies    comma-separated (default mainline); each may add or\n"
-	      "                remove switches as run's --features does, e.g.\n"
-	      "                full+evac_drain or split-region_cache\n"
+	      "                remove switches, e.g. full+evac_drain or\n"
+	      "                split-region_cache (a removed switch takes along those\n"
+	      "                that need it, as --ablation's variants)\n"
 	      "  --seed N      seed of every run (default 1); the cover-letter runs\n"
 	      "                depend on it only with --jitter\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
@@ -160,6 +161,15 @@ static void usage(FILE *out)
 	      "                on the exact interleaving (scripts/seed-spread.sh)\n", out);
 }
 
+/* A variant of this label is already to run. */
+static bool label_taken(const struct compare *c, const char *label)
+{
+	for (unsigned int i = 0; i < c->nr_policies; i++)
+		if (!strcmp(c->policy[i], label))
+			return true;
+	return false;
+}
+
 static int too_many_variants(void)
 {
 	return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --ablation: more than %d variants; name fewer policies",
@@ -186,6 +196,10 @@ static int add_ablation_variants(struct compare *c)
 				return too_many_variants();
 			mpm_features_string(1ul << b, name, sizeof(name));
 			snprintf(c->label_buf[v], sizeof(c->label_buf[v]), "%s-%s", c->policy[p], name);
+			if (label_taken(c, c->label_buf[v]))
+				return mpm_cli_fail(MPM_EXIT_FAIL,
+						    "compare: --ablation runs '%s' of its own: leave it out of --policies",
+						    c->label_buf[v]);
 			c->policy[v] = c->label_buf[v];
 			c->features[v] = mpm_features_valid(c->features[p] & ~(1ul << b));
 			c->base[v] = (int)p;
@@ -256,8 +270,10 @@ static int policy_variant_features(const char *label, unsigned long *f)
 	size_t used = 0;
 	int r;
 
+	if (len >= sizeof(name))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: unknown policy '%.*s...'", 20, label);
 	/* room for the ablation's "LABEL-sorted_freelists" in label_buf */
-	if (len >= sizeof(name) || strlen(label) > MAX_LABEL)
+	if (strlen(label) > MAX_LABEL)
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "compare: policy '%.40s...' is longer than %d characters", label,
 				    MAX_LABEL);
@@ -881,6 +897,7 @@ static int write_csv(struct compare *c)
 static void print_ablation(struct compare *c, bool cover, FILE *out)
 {
 	unsigned int per = cover ? 1 : 3;
+	int w = label_width(c) > 30 ? label_width(c) : 30;
 
 	for (unsigned int v = 0; v < c->nr_policies; v++) {
 		const struct mpm_run *r = &c->run[v * per];
@@ -890,8 +907,8 @@ static void print_ablation(struct compare *c, bool cover, FILE *out)
 			fprintf(out, "\nablation of %s: free regions, and the switch's contribution "
 				"(%s minus %s less the switch)\n", c->policy[v], c->policy[v],
 				c->policy[v]);
-			fprintf(out, cover ? "%-30s %6s %6s %8s %8s  %s\n" :
-				"%-30s %6s %6s %6s %8s %8s %8s  %s\n", "variant",
+			fprintf(out, cover ? "%-*s %6s %6s %8s %8s  %s\n" :
+				"%-*s %6s %6s %6s %8s %8s %8s  %s\n", w, "variant",
 				cover ? "end" : "512M", cover ? "min" : "1024M",
 				cover ? "+end" : "2048M", cover ? "+min" : "+512M",
 				cover ? "switches" : "+1024M", "+2048M", "switches");
@@ -900,14 +917,14 @@ static void print_ablation(struct compare *c, bool cover, FILE *out)
 		if (cover) {
 			const struct mpm_run *b = &c->run[(c->base[v] < 0 ? v : (unsigned int)c->base[v])];
 
-			fprintf(out, "%-30s %6u %6u %+8d %+8d  %s\n", c->policy[v],
+			fprintf(out, "%-*s %6u %6u %+8d %+8d  %s\n", w, c->policy[v],
 				r->free_regions_end, r->free_regions_min,
 				(int)b->free_regions_end - (int)r->free_regions_end,
 				(int)b->free_regions_min - (int)r->free_regions_min, sw[0] ? sw : "-");
 		} else {
 			unsigned int bv = c->base[v] < 0 ? v : (unsigned int)c->base[v];
 
-			fprintf(out, "%-30s %6u %6u %6u %+8d %+8d %+8d  %s\n", c->policy[v],
+			fprintf(out, "%-*s %6u %6u %6u %+8d %+8d %+8d  %s\n", w, c->policy[v],
 				r[0].free_regions_end, r[1].free_regions_end, r[2].free_regions_end,
 				(int)c->run[bv * 3].free_regions_end - (int)r[0].free_regions_end,
 				(int)c->run[bv * 3 + 1].free_regions_end - (int)r[1].free_regions_end,

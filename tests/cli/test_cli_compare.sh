@@ -215,7 +215,11 @@ expect_error 1 "is longer than 40 characters" compare --experiment pagetest \
 	--policies split+evacuation+evac_drain+evac_triggers+reclaim_clean
 expect_error 1 "compare: --ablation: more than 64 variants; name fewer policies" \
 	compare --experiment pagetest --ablation \
-	--policies full,full+evac_drain,full-region_cache,full-no_claim,full-ralloc_bias
+	--policies full,full+evac_drain,full-region_cache+evac_drain,full-no_claim+evac_drain,full-ralloc_bias+evac_drain
+expect_error 1 "compare: unknown policy 'abcdefghijklmnopqrst...'" compare --experiment pagetest \
+	--policies abcdefghijklmnopqrstuvwxyzabcdefghij
+expect_error 1 "compare: --ablation runs 'full-evacuation' of its own: leave it out of --policies" \
+	compare --experiment pagetest --policies full,full-evacuation --ablation
 expect_error 1 "policy 'full+evac_drain' given twice" \
 	compare --experiment pagetest --policies full+evac_drain,full+evac_drain
 # features of a run's JSON, one line per run: "policy: a,b,c"

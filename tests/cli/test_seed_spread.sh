@@ -97,4 +97,13 @@ run_script "$SCRIPT" "$TMP/bad" --seeds 1 --jitter 0.9 --scale 0.02
 expect "[ $rc -eq 1 ] && grep -q 'jitter' <<<\"\$err\" && [ ! -e '$TMP/bad/seed-1.json' ]" \
 	"seed-spread.sh --jitter 0.9: exit $rc ($err)"
 
+# a long label (a policy with a switch added) widens the policy columns:
+# each per-seed row is as long as its header, 6 + 2 x (1 + 15) characters
+O2="$TMP/ss-long"
+run_script "$SCRIPT" "$O2" --seeds 1 --jitter 0.2 --scale 0.02 --policies mainline,full+evac_drain
+expect "[ $rc -eq 0 ]" "seed-spread.sh with full+evac_drain: exit $rc ($err)"
+lens=$(awk '/^per seed, / { f = 1; next } /^$/ { f = 0 } f { printf "%d ", length($0) }' <<<"$out")
+expect "[ '$lens' = '$(printf '%d ' 38 38 38 38)' ]" "seed-spread.sh: ragged per-seed tables: $lens: $out"
+expect "grep -Eq '^full\+evac_drain +[0-9.]+ +[0-9.]+ ' <<<\"\$out\"" "seed-spread.sh: no full+evac_drain line: $out"
+
 finish
