@@ -22,10 +22,11 @@
  * The sources are freed hot onto this CPU's pcp lists, as 3.12's putback
  * frees them, and stay there until an allocation needs them drained: 3.12
  * drains a CPU's lists of its own node only after failed direct reclaim
- * or direct compaction, never periodically.  The evac_drain switch, which is not in the patchset, drains them
- * after each round of evacuations (as 3.12's __alloc_pages_direct_compact
- * drains after migrating: "Page migration frees to the PCP lists but we
- * want merging"); the drain is not charged any time.
+ * or direct compaction, never periodically.  The evac_drain switch, which
+ * is not in the patchset, drains them after each round of evacuations (as
+ * 3.12's __alloc_pages_direct_compact drains after migrating: "Page
+ * migration frees to the PCP lists but we want merging"); the drain is
+ * not charged any time.
  */
 #include <stdlib.h>
 
