@@ -232,30 +232,6 @@ static int add_ablation_variants(struct compare *c)
 }
 
 /*
- * A switch @label adds that needs one the variant lacks is an error, named
- * as run's --features names it: the first added one mpm_features_valid()
- * drops, and the switch whose addition would keep it.
- */
-static int check_switch_deps(const char *label, unsigned long f, unsigned long added)
-{
-	unsigned long dropped = f & added & ~mpm_features_valid(f);
-	unsigned long bit = dropped & -dropped;
-	char name[40], needs[40];
-
-	if (!dropped)
-		return 0;
-	mpm_features_string(bit, name, sizeof(name));
-	strcpy(needs, "another switch");
-	for (unsigned int b = 0; b < 8 * sizeof(unsigned long); b++)
-		if (mpm_features_valid(f | (1ul << b)) & bit) {
-			mpm_features_string(1ul << b, needs, sizeof(needs));
-			break;
-		}
-	return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': switch %s needs %s", label,
-			    name, needs);
-}
-
-/*
  * One entry of --policies: a policy, then optionally switches added or
  * removed, "full+evac_drain" or "split-region_cache", as run's --features
  * applies them.  A removed switch takes along those that need it, as the
@@ -266,7 +242,7 @@ static int policy_variant_features(const char *label, unsigned long *f)
 {
 	size_t len = strcspn(label, "+-");
 	char name[32], list[2 * MAX_LABEL + 1], err[512];
-	unsigned long base;
+	unsigned long base, valid, lost;
 	size_t used = 0;
 	int r;
 
@@ -303,9 +279,17 @@ static int policy_variant_features(const char *label, unsigned long *f)
 	base = *f;
 	if (mpm_features_apply(list, f, err, sizeof(err)))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': %s", label, err);
-	if (check_switch_deps(label, *f, *f & ~base))
-		return MPM_EXIT_FAIL;
-	*f = mpm_features_valid(*f);
+	valid = mpm_features_valid(*f);
+	lost = *f & ~base & ~valid;	/* added, but what it needs is not there */
+	if (lost) {
+		const char *sw, *needs;
+
+		/* @valid has every prerequisite: the one unmet is the added switch's */
+		mpm_feature_unmet_dep(valid | (lost & -lost), &sw, &needs);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': switch %s needs %s",
+				    label, sw, needs);
+	}
+	*f = valid;
 	return 0;
 }
 
@@ -324,9 +308,8 @@ static int parse_policies(struct compare *c)
 
 		if (!*p)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: empty policy name in '%s'", s);
-		for (unsigned int i = 0; i < c->nr_policies; i++)
-			if (!strcmp(c->policy[i], p))
-				return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' given twice", p);
+		if (label_taken(c, p))
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' given twice", p);
 		if (policy_variant_features(p, &f))
 			return MPM_EXIT_FAIL;
 		if (c->nr_policies == MAX_POLICIES)
@@ -897,7 +880,10 @@ static int write_csv(struct compare *c)
 static void print_ablation(struct compare *c, bool cover, FILE *out)
 {
 	unsigned int per = cover ? 1 : 3;
-	int w = label_width(c) > 30 ? label_width(c) : 30;
+	int w = label_width(c);
+
+	if (w < 30)
+		w = 30;
 
 	for (unsigned int v = 0; v < c->nr_policies; v++) {
 		const struct mpm_run *r = &c->run[v * per];

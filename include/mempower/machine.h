@@ -171,6 +171,12 @@ MPM_API int mpm_features_apply(const char *list, unsigned long *features, char *
  * need region_allocator): what remains of a policy when a switch is taken out.
  */
 MPM_API unsigned long mpm_features_valid(unsigned long features);
+/*
+ * The first switch of @features whose prerequisite is missing: returns 1
+ * with both names ("evac_drain", "evacuation"), or 0 if there is none.
+ */
+MPM_API int mpm_feature_unmet_dep(unsigned long features, const char **name,
+				  const char **needs);
 /* Comma-separated names of the features in @features ("" for mainline). */
 MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);

@@ -119,7 +119,7 @@ static int first_unmet_dep(unsigned long f)
 	return -1;
 }
 
-int feature_unmet_dep(unsigned long f, const char **name, const char **needs)
+int mpm_feature_unmet_dep(unsigned long f, const char **name, const char **needs)
 {
 	int i = first_unmet_dep(f);
 

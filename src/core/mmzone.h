@@ -420,7 +420,6 @@ void kmempowerd_destroy(struct mpm_machine *m);
  * info.c: the first switch of @features whose prerequisite is missing,
  * by name (1), or 0 when every switch has what it needs.
  */
-int feature_unmet_dep(unsigned long features, const char **name, const char **needs);
 
 /* zonelist.c */
 void build_all_zonelists(struct mpm_machine *m, unsigned int order);

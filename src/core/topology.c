@@ -51,7 +51,7 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 			    rs, pbo);
 	if (s->features & ~MPM_FEATURES_ALL)
 		return fail(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
-	if (feature_unmet_dep(s->features, &name, &needs))
+	if (mpm_feature_unmet_dep(s->features, &name, &needs))
 		return fail(err, len, "feature %s needs %s", name, needs);
 	if (s->zonelist_order > MPM_ZONELIST_ORDER_ZONE)
 		return fail(err, len, "zonelist_order %u is not default (0), node (1) or zone (2)",
