@@ -27,6 +27,7 @@ struct ebz_instance {
 	const struct mpm_ebizzy_params *p;
 	struct mpm_ebizzy_params params;
 	struct kprocess *proc;
+	struct ktask *joiner;		/* main, asleep in pthread_join */
 	uint64_t stop_at;		/* threads_go cleared */
 	bool go;
 	struct kvma *chunk[16];
@@ -172,17 +173,34 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 			break;
 		case EBZ_JOIN:
 			if (in->proc->live_threads == 1) {
+				in->joiner = NULL;
 				g->state = EBZ_DONE;
 				ksim_exit_task(k, t);
 				return used;
 			}
-			ksim_sleep(k, t, k->now + 10 * NSEC_PER_MSEC);	/* pthread_join */
+			/* pthread_join: the last worker's exit wakes it (worker_exit) */
+			in->joiner = t;
+			ksim_sleep(k, t, UINT64_MAX);
 			return used;
 		default:
 			return used;
 		}
 	}
 	return used;
+}
+
+/*
+ * A worker leaves search_mem() and exits.  Its exit clears the thread id and
+ * wakes the futex that main sleeps on in pthread_join (CLONE_CHILD_CLEARTID,
+ * mm_release); main joins the threads in order, so it runs on once the last
+ * one has gone -- at the next quantum here.
+ */
+static void worker_exit(struct ksim *k, struct ktask *t, struct ebz_instance *in)
+{
+	ksim_exit_task(k, t);
+	if (in->joiner && in->proc->live_threads == 1 &&
+	    in->joiner->state == TASK_SLEEPING)
+		in->joiner->wake_at = k->now;
 }
 
 static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
@@ -199,7 +217,7 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 		case EBZ_MMAP:
 			if (!g->in->go) {
 				g->state = EBZ_DONE;
-				ksim_exit_task(k, t);
+				worker_exit(k, t, g->in);
 				return used;
 			}
 			g->buf = ksim_mmap(k, t, buffer_pages(g->in->p));

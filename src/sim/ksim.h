@@ -127,6 +127,7 @@ struct ktask {
 	uint32_t stack;			/* kernel stack (order 1) */
 	void *task_obj;			/* task_struct slab object */
 	uint64_t cpu_ns;		/* CPU time used */
+	uint64_t exit_at;		/* when TASK_DEAD: the quantum it exited in */
 	bool mmap_wait;			/* asleep on mmap_sem */
 };
 

@@ -126,6 +126,7 @@ void ksim_exit_task(struct ksim *k, struct ktask *t)
 	if (t->state == TASK_RUNNABLE)
 		rq_del(&k->cpus[t->cpu], t);
 	t->state = TASK_DEAD;		/* a sleeper entry is dropped at the next wake-up pass */
+	t->exit_at = k->now;
 	k->nr_live_tasks--;
 	/* do_exit: exit_mm first (the last thread tears the mm down) */
 	if (p && --p->live_threads == 0) {

@@ -35,6 +35,40 @@ static void test_ebizzy(bool thp)
 	mpm_run_fini(&r);
 }
 
+/*
+ * ebizzy's main thread blocks in pthread_join: the last worker's exit wakes
+ * it, and alone on its CPU it exits in the next quantum -- not at the next
+ * look of a poll.  (With other copies' threads on the CPU it waits for its
+ * turn in the run queue: the model has no wake-up preemption.)
+ */
+static void test_ebizzy_join(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	unsigned int seen = 0;
+
+	machine(&s, 1u << 17, 2);
+	CHECK(run(&r, &c, "ebizzy:s=8M,n=2,t=4,S=2,instances=1", &s, 60, true) == 0);
+	for (size_t i = 0; i < r.k->nr_procs; i++) {
+		struct kprocess *p = r.k->procs[i];
+		uint64_t last = 0;
+
+		if (p->nr_threads != 5)
+			continue;	/* not the ebizzy copy */
+		seen++;
+		for (unsigned int j = 1; j < p->nr_threads; j++) {
+			CHECK(p->threads[j]->state == TASK_DEAD);
+			if (p->threads[j]->exit_at > last)
+				last = p->threads[j]->exit_at;
+		}
+		CHECK(p->threads[0]->state == TASK_DEAD);
+		CHECK_EQ_U(p->threads[0]->exit_at - last, r.k->p.quantum_ns);
+	}
+	CHECK_EQ_U(seen, 1);
+	mpm_run_fini(&r);
+}
+
 static void test_pagetest_accounting(void)
 {
 	struct mpm_machine_spec s;
@@ -221,6 +255,7 @@ int main(void)
 {
 	test_ebizzy(false);
 	test_ebizzy(true);
+	test_ebizzy_join();
 	test_pagetest_accounting();
 	test_oom();
 	test_oom_self_mid_run();
