@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel model end to end on small machines: ebizzy (4 KiB and THP) and
+ * The kernel model end to end on small machines: ebizzy (4 KiB and THP, and
+ * its main thread woken from pthread_join by the last worker's exit) and
  * pagetest runs with the allocator checker and the owner/content checker at
  * every sample; conservation (what the allocator counts as used equals what
  * the model holds); an out-of-memory run that the OOM killer resolves;
