@@ -193,7 +193,8 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
  * A worker leaves search_mem() and exits.  Its exit clears the thread id and
  * wakes the futex that main sleeps on in pthread_join (CLONE_CHILD_CLEARTID,
  * mm_release); main joins the threads in order, so it runs on once the last
- * one has gone -- at the next quantum here.
+ * one has gone -- at the next quantum here.  The earlier joins' wake-ups
+ * cost main a few microseconds of CPU each, which are not modelled.
  */
 static void worker_exit(struct ksim *k, struct ktask *t, struct ebz_instance *in)
 {
