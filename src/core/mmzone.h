@@ -416,11 +416,6 @@ void setup_zone_migrate_reserve(struct mpm_machine *m, struct zone *z);
 /* kmempowerd.c: stop the library's threads and free their state */
 void kmempowerd_destroy(struct mpm_machine *m);
 
-/*
- * info.c: the first switch of @features whose prerequisite is missing,
- * by name (1), or 0 when every switch has what it needs.
- */
-
 /* zonelist.c */
 void build_all_zonelists(struct mpm_machine *m, unsigned int order);
 

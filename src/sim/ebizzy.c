@@ -27,7 +27,6 @@ struct ebz_instance {
 	const struct mpm_ebizzy_params *p;
 	struct mpm_ebizzy_params params;
 	struct kprocess *proc;
-	struct ktask *joiner;		/* main, asleep in pthread_join */
 	uint64_t stop_at;		/* threads_go cleared */
 	bool go;
 	struct kvma *chunk[16];
@@ -173,13 +172,11 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 			break;
 		case EBZ_JOIN:
 			if (in->proc->live_threads == 1) {
-				in->joiner = NULL;
 				g->state = EBZ_DONE;
 				ksim_exit_task(k, t);
 				return used;
 			}
 			/* pthread_join: the last worker's exit wakes it (worker_exit) */
-			in->joiner = t;
 			ksim_sleep(k, t, UINT64_MAX);
 			return used;
 		default:
@@ -194,14 +191,17 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
  * wakes the futex that main sleeps on in pthread_join (CLONE_CHILD_CLEARTID,
  * mm_release); main joins the threads in order, so it runs on once the last
  * one has gone -- at the next quantum here.  The earlier joins' wake-ups
- * cost main a few microseconds of CPU each, which are not modelled.
+ * cost main a few microseconds of CPU each, which are not modelled.  The
+ * one thread left is main (threads[0], spawned first): workers leave only
+ * through here or with the whole process (oom_kill), and once they see
+ * threads_go cleared main has gone on to EBZ_JOIN, where it is asleep or
+ * about to look at live_threads itself.
  */
 static void worker_exit(struct ksim *k, struct ktask *t, struct ebz_instance *in)
 {
 	ksim_exit_task(k, t);
-	if (in->joiner && in->proc->live_threads == 1 &&
-	    in->joiner->state == TASK_SLEEPING)
-		in->joiner->wake_at = k->now;
+	if (in->proc->live_threads == 1)
+		ksim_wake_up(k, in->proc->threads[0]);
 }
 
 static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)

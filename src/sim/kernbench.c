@@ -176,8 +176,7 @@ static void cc_exit(struct ksim *k, struct kprocess *p)
 	mk->running--;
 	mk->done++;
 	mk->killed += p->killed;
-	if (mk->task->state == TASK_SLEEPING)
-		mk->task->wake_at = k->now;
+	ksim_wake_up(k, mk->task);
 }
 
 static int start_cc(struct ksim *k, struct kb_make *mk)

@@ -427,6 +427,7 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			 void *prog);
 void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until);
+void ksim_wake_up(struct ksim *k, struct ktask *t);
 void ksim_exit_task(struct ksim *k, struct ktask *t);
 void ksim_run_quantum(struct ksim *k);
 

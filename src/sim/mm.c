@@ -616,7 +616,7 @@ static void release_mmap_sem(struct ksim *k, struct kprocess *p)
 
 		if (t->state == TASK_SLEEPING && t->mmap_wait) {
 			t->mmap_wait = false;
-			t->wake_at = k->now;
+			ksim_wake_up(k, t);
 		}
 	}
 }

@@ -109,6 +109,16 @@ void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until)
 	k->sleepers[k->nr_sleepers++] = t;
 }
 
+/*
+ * wake_up_process: a sleeping @t runs again from the next quantum's
+ * wake-up pass, whatever time it was to sleep until.
+ */
+void ksim_wake_up(struct ksim *k, struct ktask *t)
+{
+	if (t->state == TASK_SLEEPING)
+		t->wake_at = k->now;
+}
+
 static void wake(struct ksim *k, struct ktask *t)
 {
 	t->state = TASK_RUNNABLE;
