@@ -128,6 +128,7 @@ struct ktask {
 	void *task_obj;			/* task_struct slab object */
 	uint64_t cpu_ns;		/* CPU time used */
 	uint64_t exit_at;		/* when TASK_DEAD: the quantum it exited in */
+	uint64_t nr_wakeups;		/* schedstat's se.statistics.nr_wakeups */
 	bool mmap_wait;			/* asleep on mmap_sem */
 };
 

@@ -123,6 +123,7 @@ static void wake(struct ksim *k, struct ktask *t)
 {
 	t->state = TASK_RUNNABLE;
 	t->slice_used = 0;
+	t->nr_wakeups++;
 	if (rq_add(&k->cpus[t->cpu], t))
 		ksim_fail(k, "out of memory in the simulator");
 }

@@ -65,6 +65,12 @@ static void test_ebizzy_join(void)
 		}
 		CHECK(p->threads[0]->state == TASK_DEAD);
 		CHECK_EQ_U(p->threads[0]->exit_at - last, r.k->p.quantum_ns);
+		/*
+		 * Main slept twice, for the run's seconds and in the join, and
+		 * was woken once from each: a join that polled would wake it
+		 * again for every look it took while the workers finished.
+		 */
+		CHECK_EQ_U(p->threads[0]->nr_wakeups, 2);
 	}
 	CHECK_EQ_U(seen, 1);
 	mpm_run_fini(&r);
