@@ -88,7 +88,7 @@ struct bench_impl {
  * by 4 * N register adds that touch no memory and that nothing waits on.
  * They change no result, only the number of instructions between one
  * operation's cache misses and the next's, so the run shows what that
- * number alone costs at each size (docs/benchmarks.md, "The reorder window").
+ * number alone costs at each size (docs/benchmarks-log.md, "The reorder window").
  */
 #define REF_PAD_STR_(x)		#x
 #define REF_PAD_STR(x)		REF_PAD_STR_(x)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# The reorder-window experiment of docs/benchmarks.md: is `mixed`'s time at
+# The reorder-window experiment of docs/benchmarks-log.md: is `mixed`'s time at
 # a large size a matter of memory, or of the instructions between misses?
 # Builds one binary per padding N (cmake -DMPM_REF_PAD=N: 4 * N register
 # adds, touching no memory, before every ref-buddy call; mempower's side is

@@ -7,7 +7,7 @@
  * 1 TiB set-up under perf), one fault after another in the one thread that
  * writes it.  In this VM a fresh 4 GiB costs about 10.7 s that way when
  * the host has taken the memory back, and 5.9 s with two threads faulting
- * halves of it (docs/benchmarks.md).  So before memmap_init_zone writes
+ * halves of it (docs/benchmarks-log.md).  So before memmap_init_zone writes
  * the zones' entries, a few threads each write a zero -- the value already
  * there -- into every 4 KiB of their share of those entries.  Only the
  * zones' spans are touched: the gaps between them stay untouched

@@ -13,7 +13,7 @@
  * only drops the flag and the free that follows reuses the words as list
  * links.  Recording an owner at a page fault then writes the line the
  * allocation has just written, instead of a second cold line per page in
- * a side array (docs/benchmarks.md: 0.96x the full-scale run).  Every
+ * a side array (docs/benchmarks-log.md: 0.96x the full-scale run).  Every
  * reader goes through page_rmap_owner().  Like the kernel's free of a page
  * that is still mapped, freeing an owned page is a bad free (alloc.c).
  */

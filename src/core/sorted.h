@@ -52,7 +52,7 @@ struct mem_region_list {
  * a power of two, so that &fl[order][mt] is a shift; with the array's
  * address in the struct, a region's entry is one load and one lea from
  * the list, where a single array indexed by region, type and order took a
- * chain of multiplies per lookup (docs/benchmarks.md, "Fewer instructions
+ * chain of multiplies per lookup (docs/benchmarks-log.md, "Fewer instructions
  * on the sorted lists").
  */
 struct free_list_regions {

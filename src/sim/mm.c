@@ -392,7 +392,7 @@ static void bury_vma(struct ksim *k, struct kvma *v)
  * pagevec.  The pages are gathered in a few instructions each and then
  * freed a pagevec at a time, so a prefetch issued only 8 pages ahead has
  * barely started when its page is freed; 16 ahead it was issued during the
- * previous pagevec's free.  Measured against 8 (docs/benchmarks.md): 0.95x
+ * previous pagevec's free.  Measured against 8 (docs/benchmarks-log.md): 0.95x
  * the user time at scale 0.125, 0.97x at full scale.  Since an unmap no
  * longer loads the reverse map's line (PG_owned), one line per page is in
  * flight instead of two, and 32 ahead beats 16: 0.985x at 0.125, 0.984x at

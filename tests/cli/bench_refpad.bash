@@ -1,6 +1,6 @@
 #!/bin/bash
 # scripts/bench-refpad.sh, the reorder-window experiment of
-# docs/benchmarks.md: it builds its padded binaries, the padding reaches
+# docs/benchmarks-log.md: it builds its padded binaries, the padding reaches
 # ref-buddy's timed loop as exactly 4 adds per unit (plus the 4 register
 # zeroings of the block; callgrind), every (pad, size) gets a row, and bad
 # usage is one "mempower: bench-refpad.sh:" line with exit 2.  The script
