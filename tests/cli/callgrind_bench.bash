@@ -1,5 +1,5 @@
 #!/bin/bash
-# scripts/bench.sh --callgrind, the instruction counts that docs/benchmarks.md
+# scripts/bench.sh --callgrind, the instruction counts that docs/benchmarks-log.md
 # compares changes by: a line per benchmark and allocator with a positive
 # count (0 would mean the toggle missed the timed loops), and usage errors
 # as one "mempower: bench.sh:" line.  Release builds only: valgrind cannot
