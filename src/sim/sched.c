@@ -5,7 +5,11 @@
  * sched_min_granularity (__sched_period, sched_slice), and runs them in
  * turn; that is what each CPU does here.  New tasks go to CPUs round robin
  * (fork balancing to the idlest CPU, which for a burst of forks is the next
- * one); tasks do not migrate afterwards.
+ * one); tasks do not migrate afterwards.  A woken task joins the back of
+ * its CPU's queue, where CFS would place it by vruntime and let it preempt
+ * (place_entity, check_preempt_wakeup): a known departure that moves the
+ * cover-letter run's trough and mainline's end (docs/experiments.md, "How
+ * much the figures depend on the scheduler's wake-ups").
  */
 #include "sim/ksim.h"
 
