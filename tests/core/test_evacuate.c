@@ -344,7 +344,8 @@ int main(void)
 		owner_pfn[i] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
 		REQUIRE(owner_pfn[i] != MPM_NO_PFN);
 		mpm_rmap_set(m, owner_pfn[i], OWNER, i, tag(i));
-		if (mpm_pfn_to_region(m, owner_pfn[i]) == 5 && n5 < 16)
+		if (mpm_pfn_to_region(m, owner_pfn[i]) == 5 &&
+		    n5 < sizeof(region5) / sizeof(region5[0]))
 			region5[n5++] = i;
 	}
 	REQUIRE(n5 == 10);	/* region5[] is indexed below */
