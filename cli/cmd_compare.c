@@ -37,7 +37,7 @@
 struct compare {
 	const char *experiment, *scale_s, *policies_s, *seed_s, *json, *csv, *thp_s, *threshold_s,
 		   *jobs_s;
-	const char *power_s, *power_policy_s, *zonelist_s, *jitter_s;
+	const char *power_s, *power_policy_s, *zonelist_s, *jitter_s, *sched_s;
 	unsigned int zonelist_order;		/* enum mpm_zonelist_order */
 	char power_buf[256];
 	struct mpm_memspec memspec[MAX_MEMSPECS];
@@ -51,6 +51,7 @@ struct compare {
 	double jitter;				/* --jitter: ebizzy's timing perturbation */
 	uint64_t seed;
 	bool thp;
+	bool sched_cfs;				/* --sched cfs */
 	bool ablation;
 	const char *policy[MAX_VARIANTS];	/* labels: "split", "split-no_claim" */
 	unsigned long features[MAX_VARIANTS];
@@ -76,10 +77,11 @@ static int parse_args(int argc, char **argv, struct compare *c)
 	static const char *const names[] = { "--experiment", "--scale", "--policies",
 					     "--seed", "--json", "--csv", "--thp",
 					     "--evac-threshold", "--jobs", "--power", "--power-policy",
-					     "--zonelist-order", "--jitter" };
+					     "--zonelist-order", "--jitter", "--sched" };
 	const char **fields[] = { &c->experiment, &c->scale_s, &c->policies_s, &c->seed_s,
 				  &c->json, &c->csv, &c->thp_s, &c->threshold_s, &c->jobs_s,
-				  &c->power_s, &c->power_policy_s, &c->zonelist_s, &c->jitter_s };
+				  &c->power_s, &c->power_policy_s, &c->zonelist_s, &c->jitter_s,
+				  &c->sched_s };
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *eq = strchr(arg, '=');
@@ -120,7 +122,7 @@ static void usage(FILE *out)
 	      "                        [--power-policy key=value,...]\n"
 	      "                        [--zonelist-order default|node|zone]\n"
 	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
-	      "                        [--jobs N] [--jitter F]\n"
+	      "                        [--jobs N] [--jitter F] [--sched rr|cfs]\n"
 	      "\n"
 	      "  --experiment  cover-letter: 20 x ebizzy on the v4 cover letter's machine\n"
 	      "                (2 x 64 GiB, 512 MiB regions); pagetest: the v2 mail's\n"
@@ -158,7 +160,10 @@ static void usage(FILE *out)
 	      "                model's time 1 +- F (uniform, 0 <= F <= 0.5, from the\n"
 	      "                seed; default 0): a timing perturbation, so that runs\n"
 	      "                with different seeds show how much the figures depend\n"
-	      "                on the exact interleaving (scripts/seed-spread.sh)\n", out);
+	      "                on the exact interleaving (scripts/seed-spread.sh)\n"
+	      "  --sched rr|cfs  whose turn it is on each CPU: round robin (default, the\n"
+	      "                docs' model) or CFS's vruntime order with wakeup\n"
+	      "                preemption\n", out);
 }
 
 /* A variant of this label is already to run. */
@@ -445,6 +450,12 @@ static int validate(struct compare *c)
 					    c->thp_s);
 		c->thp = c->thp_s[0] == 'a';
 	}
+	if (c->sched_s) {
+		if (strcmp(c->sched_s, "rr") && strcmp(c->sched_s, "cfs"))
+			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --sched %s (expected rr or cfs)",
+					    c->sched_s);
+		c->sched_cfs = c->sched_s[0] == 'c';
+	}
 	if (c->zonelist_s && mpm_parse_zonelist_order(c->zonelist_s, &c->zonelist_order))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "compare: --zonelist-order %s (expected default, node or zone)",
@@ -477,8 +488,8 @@ static int add_run(struct compare *c, unsigned int p, const char *workload, doub
 	struct mpm_run_config *cfg = &c->cfg[c->nr_runs];
 	char err[256];
 
-	snprintf(c->workload_str[c->nr_runs], sizeof(c->workload_str[0]), "%s%s", workload,
-		 c->thp ? ",thp=always" : "");
+	snprintf(c->workload_str[c->nr_runs], sizeof(c->workload_str[0]), "%s%s%s", workload,
+		 c->thp ? ",thp=always" : "", c->sched_cfs ? ",sched=cfs" : "");
 	cfg->policy = c->policy[p];
 	c->variant_of[c->nr_runs] = p;
 	cfg->workload_str = c->workload_str[c->nr_runs];

@@ -10,7 +10,7 @@
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
 # --quick skips the full-scale runs (the rest takes about ten minutes; all
-# of it about 85 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# of it about 90 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,6 +106,10 @@ run split8-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 --
 for s in 0.02 0.03 0.05 0.0625; do
 	run "cl-$s" 0 "${CL[@]}" --scale $s --policies $ALL --power ddr3-1600
 done
+# CFS's vruntime order instead of round robin (experiments.md, "How much the
+# figures depend on the scheduler's wake-ups")
+run sched-cfs-1 1 "${CL[@]}" --policies $ALL --power ddr3-1600 --sched cfs
+run sched-cfs-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --sched cfs
 # The v2 experiment
 run pagetest 0 --experiment pagetest --policies $ALL
 run pagetest-ablation 0 --experiment pagetest --policies split --ablation

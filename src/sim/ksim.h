@@ -35,9 +35,11 @@
 /* Model parameters; each default and its source is in docs/sim-parameters.md. */
 struct ksim_params {
 	bool thp;			/* transparent_hugepage=always */
+	bool sched_cfs;			/* CFS's vruntime order (sched_fair.c); else round robin */
 	uint64_t quantum_ns;		/* interleaving granularity */
 	uint64_t sched_latency_ns;	/* sysctl_sched_latency, scaled */
 	uint64_t sched_min_gran_ns;	/* sysctl_sched_min_granularity, scaled */
+	uint64_t sched_wakeup_gran_ns;	/* sysctl_sched_wakeup_granularity, scaled */
 	uint64_t fault_ns;		/* anonymous 4 KiB fault incl. clear_page */
 	uint64_t thp_fault_ns;		/* anonymous 2 MiB fault incl. clearing */
 	uint64_t copy_ns_per_page;	/* memcpy of 4 KiB on one core */
@@ -124,6 +126,7 @@ struct ktask {
 	kprogram_fn run;
 	void *prog;			/* the program's state */
 	uint64_t slice_used;
+	uint64_t vruntime;		/* sched_cfs: CPU time, nice 0 (se.vruntime) */
 	uint32_t stack;			/* kernel stack (order 1) */
 	void *task_obj;			/* task_struct slab object */
 	uint64_t cpu_ns;		/* CPU time used */
@@ -144,9 +147,11 @@ struct kprocess {
 };
 
 struct kcpu {
-	struct ktask **rq;		/* runnable tasks, round robin */
-	size_t nr, cap, cur;
+	struct ktask **rq;		/* runnable tasks, in the order they joined */
+	size_t nr, cap, cur;		/* rq[cur] runs */
 	uint64_t overrun;		/* ns the last step ran past its quantum */
+	uint64_t min_vruntime;		/* sched_cfs: cfs_rq->min_vruntime */
+	bool need_resched;		/* sched_cfs: pick the leftmost task before the next step */
 };
 
 /* ---- slab ---- */
@@ -423,6 +428,7 @@ static inline void ksim_touch(struct ksim *k, uint64_t pfn, unsigned int what)
 }
 
 /* sched.c */
+uint64_t ksim_sched_slice(const struct ksim *k, size_t nr_running);
 struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			    void *prog, unsigned int cpu);
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
@@ -431,6 +437,13 @@ void ksim_sleep(struct ksim *k, struct ktask *t, uint64_t until);
 void ksim_wake_up(struct ksim *k, struct ktask *t);
 void ksim_exit_task(struct ksim *k, struct ktask *t);
 void ksim_run_quantum(struct ksim *k);
+
+/* sched_fair.c: CFS's vruntime rules, with sched_cfs */
+void task_fork_fair(struct ksim *k, struct ktask *p);
+void place_entity(struct ksim *k, struct kcpu *c, struct ktask *t);
+void check_preempt_wakeup(struct ksim *k, struct kcpu *c, const struct ktask *p);
+void update_curr(struct kcpu *c, struct ktask *curr, uint64_t delta_exec);
+size_t pick_next_entity(const struct kcpu *c);
 
 /* mm.c */
 struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,

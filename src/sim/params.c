@@ -20,6 +20,8 @@ void ksim_default_params(struct ksim_params *p, unsigned int nr_cpus)
 	p->quantum_ns = 100 * NSEC_PER_USEC;		/* simulation granularity */
 	p->sched_latency_ns = 6 * NSEC_PER_MSEC * factor;	/* CODE: 6 ms x factor */
 	p->sched_min_gran_ns = 750 * NSEC_PER_USEC * factor;	/* CODE: 0.75 ms x factor */
+	p->sched_wakeup_gran_ns = 1 * NSEC_PER_MSEC * factor;	/* CODE: 1 ms x factor */
+	p->sched_cfs = false;		/* round robin unless the workload asks */
 	/* MEASURED: 5,896 MB/s single-thread copy on a dual E5-2670 */
 	p->copy_ns_per_page = 695;
 	/* ESTIMATE: trap + handle_mm_fault + clear_page of 4 KiB at ~7 GB/s */

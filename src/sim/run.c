@@ -464,6 +464,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		goto nomem;
 	ksim_default_params(&p, mpm_nr_cpus(run->m));
 	p.thp = cfg->workload.thp;
+	p.sched_cfs = cfg->workload.sched_cfs;
 	if (ksim_init(run->k, run->m, &p, &run->rng) || mpm_ideal_init(&id, run->m))
 		goto nomem;
 	run->k->owner = run;

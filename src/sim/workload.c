@@ -139,6 +139,17 @@ static int thp_key(const char *name, const char *val, bool *thp, char *err, size
 	return -1;
 }
 
+/* sched=rr|cfs, taken by every kernel-model workload: whose turn it is (sched.c). */
+static int sched_key(const char *name, const char *val, bool *cfs, char *err, size_t errlen)
+{
+	if (!strcmp(val, "rr") || !strcmp(val, "cfs")) {
+		*cfs = val[0] == 'c';
+		return 0;
+	}
+	snprintf(err, errlen, "workload %s: sched=%s (expected rr or cfs)", name, val);
+	return -1;
+}
+
 static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 		      char *err, size_t errlen)
 {
@@ -161,6 +172,8 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 		return uint_key("ebizzy", key, val, 1, 1000, &e->instances, err, errlen);
 	if (!strcmp(key, "thp"))
 		return thp_key("ebizzy", val, &w->thp, err, errlen);
+	if (!strcmp(key, "sched"))
+		return sched_key("ebizzy", val, &w->sched_cfs, err, errlen);
 	if (!strcmp(key, "jitter")) {
 		if (parse_double(val, &e->jitter) || e->jitter < 0 || e->jitter > MPM_EBIZZY_MAX_JITTER) {
 			snprintf(err, errlen, "workload ebizzy: jitter=%s is malformed or out of range 0..%g",
@@ -170,7 +183,7 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 		return 0;
 	}
 	snprintf(err, errlen,
-		 "workload ebizzy: unknown key '%s' (expected s, n, t, S, instances, thp, jitter)", key);
+		 "workload ebizzy: unknown key '%s' (expected s, n, t, S, instances, thp, sched, jitter)", key);
 	return -1;
 }
 
@@ -197,7 +210,9 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 		return uint_key("pagetest", key, val, 0, 86400, &t->hold, err, errlen);
 	if (!strcmp(key, "thp"))
 		return thp_key("pagetest", val, &w->thp, err, errlen);
-	snprintf(err, errlen, "workload pagetest: unknown key '%s' (expected size, free, hold, thp)",
+	if (!strcmp(key, "sched"))
+		return sched_key("pagetest", val, &w->sched_cfs, err, errlen);
+	snprintf(err, errlen, "workload pagetest: unknown key '%s' (expected size, free, hold, thp, sched)",
 		 key);
 	return -1;
 }
@@ -233,8 +248,10 @@ static int kernbench_key(struct mpm_workload *w, const char *key, const char *va
 	}
 	if (!strcmp(key, "thp"))
 		return thp_key("kernbench", val, &w->thp, err, errlen);
+	if (!strcmp(key, "sched"))
+		return sched_key("kernbench", val, &w->sched_cfs, err, errlen);
 	snprintf(err, errlen,
-		 "workload kernbench: unknown key '%s' (expected jobs, files, headers, includes, heap, cpu, prime, thp)",
+		 "workload kernbench: unknown key '%s' (expected jobs, files, headers, includes, heap, cpu, prime, thp, sched)",
 		 key);
 	return -1;
 }
@@ -261,7 +278,9 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 		return uint_key("pagecache", key, val, 1, 64, &c->files, err, errlen);
 	if (!strcmp(key, "passes"))
 		return uint_key("pagecache", key, val, 1, 1000, &c->passes, err, errlen);
-	snprintf(err, errlen, "workload pagecache: unknown key '%s' (expected size, files, passes)",
+	if (!strcmp(key, "sched"))
+		return sched_key("pagecache", val, &w->sched_cfs, err, errlen);
+	snprintf(err, errlen, "workload pagecache: unknown key '%s' (expected size, files, passes, sched)",
 		 key);
 	return -1;
 }

@@ -48,6 +48,10 @@ enum mpm_workload_kind {
  *   pagecache streaming reads: one reader process per file reads it
  *            sequentially passes times, 128 KiB at a time:
  *             size=0 (each file 5/4 of memory)  files=1  passes=2
+ *
+ * The kernel-model workloads (ebizzy, pagetest, kernbench, pagecache) also
+ * take sched=rr|cfs: each CPU's tasks take turns round robin (rr, the
+ * default), or in CFS's vruntime order with wakeup preemption (cfs).
  */
 struct mpm_ebizzy_wl {
 	uint64_t size;
@@ -95,6 +99,7 @@ struct mpm_workload {
 	struct mpm_kernbench_wl kernbench;
 	struct mpm_pagecache_wl pagecache;
 	bool thp;			/* ebizzy, pagetest, kernbench: transparent_hugepage=always */
+	bool sched_cfs;			/* every kernel-model workload: sched=cfs */
 };
 
 #define MPM_WORKLOAD_NAMES "none, churn, ebizzy, pagetest, kernbench, pagecache"

@@ -43,6 +43,9 @@ expect_error 1 "invalid seed '9223372036854775808'" \
 	compare --experiment pagetest --seed 9223372036854775808
 expect_error 1 "--thp sometimes (expected always or never)" \
 	compare --experiment pagetest --thp sometimes
+expect_error 1 "compare: --sched fifo (expected rr or cfs)" \
+	compare --experiment pagetest --sched fifo
+expect_error 2 "option '--sched' needs a value" compare --experiment pagetest --sched
 for j in 0 x -1 193 1.5 ""; do
 	expect_error 1 "compare: --jobs $j (expected 1 to 192)" compare --experiment pagetest --jobs "$j"
 done

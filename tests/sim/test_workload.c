@@ -120,7 +120,18 @@ int main(void)
 	CHECK(refused("pagecache:files=0", "files=0 is malformed or out of range 1..64"));
 	CHECK(refused("pagecache:files=65", "out of range 1..64"));
 	CHECK(refused("pagecache:passes=0", "passes=0 is malformed or out of range 1..1000"));
-	CHECK(refused("pagecache:thp=always", "workload pagecache: unknown key 'thp' (expected size, files, passes)"));
+	CHECK(refused("pagecache:thp=always", "workload pagecache: unknown key 'thp' (expected size, files, passes, sched)"));
+	/* sched: round robin unless a kernel-model workload asks for cfs */
+	CHECK(parse("ebizzy") == 0 && !w.sched_cfs);
+	CHECK(parse("ebizzy:sched=cfs") == 0 && w.sched_cfs);
+	CHECK(parse("ebizzy:sched=rr") == 0 && !w.sched_cfs);
+	CHECK(parse("pagetest:sched=cfs") == 0 && w.sched_cfs);
+	CHECK(parse("kernbench:sched=cfs,thp=always") == 0 && w.sched_cfs && w.thp);
+	CHECK(parse("pagecache:sched=cfs") == 0 && w.sched_cfs);
+	CHECK(refused("ebizzy:sched=CFS", "workload ebizzy: sched=CFS (expected rr or cfs)"));
+	CHECK(refused("pagecache:sched=", "workload pagecache: sched= (expected rr or cfs)"));
+	CHECK(refused("churn:sched=cfs", "workload churn: unknown key 'sched'"));
+	CHECK(refused("ebizzy:sched=cfs,sched=rr", "workload ebizzy: key 'sched' given twice"));
 	CHECK(refused("pagecache:", "workload pagecache: malformed parameter list"));
 	CHECK(refused("kernbench:jobs", "workload kernbench: malformed parameter 'jobs'"));
 	CHECK(refused("Churn", "unknown workload"));
