@@ -14,8 +14,9 @@
  * figures depend on the scheduler's wake-ups").  With sched_cfs
  * (`sched=cfs` on the workload) the turns follow CFS's vruntime order,
  * sched_fair.c.  Round robin stays the default: the docs' figures were
- * measured with it, and under CFS's equal shares the cover-letter run's
- * 640 threads fill their copy buffers in lockstep, so that the OOM killer
+ * measured with it, and under CFS, where a woken thread catches up with
+ * its siblings instead of falling behind them, the cover-letter run's 640
+ * threads seem to fill their copy buffers in lockstep, and the OOM killer
  * takes five ebizzy copies, as nothing in the model spreads them apart.
  */
 #include "sim/ksim.h"

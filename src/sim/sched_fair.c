@@ -20,12 +20,17 @@
  *    (wakeup_preempt_entity);
  *  - pick_next_entity: the task with the least vruntime runs next.
  *
- * Left out, as in the model's round robin: the LAST_BUDDY preference for
- * the task a wakeup preempted, check_preempt_tick's early switch when the
- * running task gets a slice ahead of the leftmost, and load balancing
- * (tasks never change CPU).  A step that uses no CPU time passes the turn
- * in queue order, as with round robin (sched.c, run_cpu).  vruntimes are
- * compared by signed difference, as the kernel does, so they may wrap.
+ * Left out: the buddies (a task that preempts on wakeup becomes the next
+ * buddy and the preempted one the last, and pick_next_entity prefers them
+ * to the leftmost while they lie within the wakeup granularity of it);
+ * check_preempt_tick's early switch when the running task gets a slice
+ * ahead of the leftmost; the tick (a slice ends exactly when it is used
+ * up, as with round robin); load balancing (tasks never change CPU); and
+ * update_curr before a fork or a wakeup check, so the parent's and the
+ * running task's vruntime lack the step in progress (a quantum at most).
+ * A step that uses no CPU time passes the turn in queue order, as with
+ * round robin (sched.c, run_cpu).  vruntimes are compared by signed
+ * difference, as the kernel does, so they may wrap.
  */
 #include "sim/ksim.h"
 

@@ -96,6 +96,13 @@ expect "printf '%s\n' \"\$out\" | grep -Eq '^zone +region +present +512M +1024M 
 	"pagetest header: $out"
 expect "[ \$(printf '%s\n' \"\$out\" | grep -Ec '^(DMA|DMA32|Normal) ') -gt 10 ]" \
 	"pagetest: too few region rows: $out"
+# --sched cfs reaches every run's workload string; rr, the default, adds nothing
+run_mpm compare --experiment pagetest --sched cfs --json -
+expect "[ $rc -eq 0 ] && [ \$(printf '%s\n' \"\$out\" | grep -c '\"workload\": \"pagetest:size=[0-9]*[MG],hold=1,sched=cfs\"') -eq 3 ]" \
+	"pagetest --sched cfs: exit $rc, workloads $(printf '%s\n' "$out" | grep '"workload"')"
+run_mpm compare --experiment pagetest --sched rr --json -
+expect "[ $rc -eq 0 ] && ! printf '%s\n' \"\$out\" | grep -q 'sched='" \
+	"pagetest --sched rr: exit $rc, a sched key in the workload"
 run_mpm compare --experiment pagetest --json -
 expect "[ $rc -eq 0 ] && [ -z \"\$err\" ]" "pagetest --json -: exit $rc ($err)"
 expect "[[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'free pages per region'* ]]" \

