@@ -16,9 +16,10 @@
 #
 #   scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F]
 #                          [--scale F] [--thp never|always] [--policies LIST]
+#                          [--sched rr|cfs]
 #
 # Defaults: seeds 1-5, jitter 0.05, full scale, THP never, the four
-# policies.  A seed whose JSON is already in OUTDIR is not run again, so an
+# policies, round robin (compare --sched).  A seed whose JSON is already in OUTDIR is not run again, so an
 # interrupted sweep resumes; the summary refuses files whose workload or
 # policies differ (use a new OUTDIR for other options).  Builds the release
 # preset unless MPM_BIN names a binary.
@@ -26,14 +27,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-	echo "usage: scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F] [--scale F] [--thp never|always] [--policies LIST]" >&2
+	echo "usage: scripts/seed-spread.sh OUTDIR [--seeds A-B|N,N,...] [--jitter F] [--scale F] [--thp never|always] [--policies LIST] [--sched rr|cfs]" >&2
 	exit 2
 }
 
 [ $# -ge 1 ] || usage
 out="$1"
 shift
-seeds=1-5 jitter=0.05 scale=1 thp=never policies=mainline,sorted,split,full
+seeds=1-5 jitter=0.05 scale=1 thp=never policies=mainline,sorted,split,full sched=rr
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || usage
 	case "$1" in
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
 	--scale) scale="$2" ;;
 	--thp) thp="$2" ;;
 	--policies) policies="$2" ;;
+	--sched) sched="$2" ;;
 	*) echo "mempower: seed-spread.sh: unknown option $1" >&2; usage ;;
 	esac
 	shift 2
@@ -82,7 +84,8 @@ for seed in $list; do
 	echo "seed-spread.sh: seed $seed" >&2
 	# mempower's own errors (a bad scale or policy) end the sweep here
 	"$bin" compare --experiment cover-letter --seed "$seed" --jitter "$jitter" --scale "$scale" \
-		--thp "$thp" --policies "$policies" --json "$json.tmp" > "$out/seed-$seed.txt"
+		--thp "$thp" --policies "$policies" --sched "$sched" --json "$json.tmp" \
+		> "$out/seed-$seed.txt"
 	mv "$json.tmp" "$json"
 done
 

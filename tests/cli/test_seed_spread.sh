@@ -3,7 +3,7 @@
 # scripts/seed-spread.sh, which runs it over seeds: without jitter the seed
 # changes nothing in the cover-letter run; jitter 0 is the run without it;
 # with jitter the seed changes the run; the script's summary and per-seed
-# table, its resume, and its usage errors.
+# table, its resume, --sched, and its usage errors.
 source "$(dirname "$0")/lib.bash" "$1"
 SCRIPT="$(cd "$(dirname "$0")/../.." && pwd)/scripts/seed-spread.sh"
 
@@ -96,6 +96,14 @@ done
 run_script "$SCRIPT" "$TMP/bad" --seeds 1 --jitter 0.9 --scale 0.02
 expect "[ $rc -eq 1 ] && grep -q 'jitter' <<<\"\$err\" && [ ! -e '$TMP/bad/seed-1.json' ]" \
 	"seed-spread.sh --jitter 0.9: exit $rc ($err)"
+
+# --sched reaches every seed's runs; a bad one is mempower's refusal
+run_script "$SCRIPT" "$TMP/ss-cfs" --seeds 1 --jitter 0.2 --scale 0.02 --policies mainline --sched cfs
+expect "[ $rc -eq 0 ] && grep -q '^ebizzy:s=256M,n=2,t=32,S=60,instances=1,jitter=0.2,sched=cfs; seeds 1:' <<<\"\$out\"" \
+	"seed-spread.sh --sched cfs: exit $rc, header $(head -1 <<<"$out") ($err)"
+run_script "$SCRIPT" "$TMP/bad-sched" --seeds 1 --scale 0.02 --sched fifo
+expect "[ $rc -eq 1 ] && grep -q 'compare: --sched fifo (expected rr or cfs)' <<<\"\$err\"" \
+	"seed-spread.sh --sched fifo: exit $rc ($err)"
 
 # a long label (a policy with a switch added) widens the policy columns:
 # each per-seed row is as long as its header, 6 + 2 x (1 + 15) characters
