@@ -10,7 +10,7 @@
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
 # --quick skips the full-scale runs (the rest takes about ten minutes; all
-# of it about 90 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# of it about 105 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -118,6 +118,7 @@ run pagetest-ablation 0 --experiment pagetest --policies split --ablation
 # figures depend on timing"); OUTDIR/NAME/summary.txt holds each table
 spread seed-spread-1 1 --seeds 1-5 --jitter 0.05
 spread seed-spread-1-drain 1 --seeds 1-5 --jitter 0.05 --policies mainline,full+evac_drain
+spread seed-spread-1-cfs 1 --seeds 1-5 --jitter 0.05 --sched cfs
 for j in 0.01 0.05 0.2; do
 	spread "seed-spread-0.125-$j" 0 --seeds 1-6 --jitter $j --scale 0.125
 done
