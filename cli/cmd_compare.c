@@ -450,12 +450,9 @@ static int validate(struct compare *c)
 					    c->thp_s);
 		c->thp = c->thp_s[0] == 'a';
 	}
-	if (c->sched_s) {
-		if (strcmp(c->sched_s, "rr") && strcmp(c->sched_s, "cfs"))
-			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --sched %s (expected rr or cfs)",
-					    c->sched_s);
-		c->sched_cfs = c->sched_s[0] == 'c';
-	}
+	if (c->sched_s && mpm_sched_parse(c->sched_s, &c->sched_cfs))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --sched %s (expected rr or cfs)",
+				    c->sched_s);
 	if (c->zonelist_s && mpm_parse_zonelist_order(c->zonelist_s, &c->zonelist_order))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "compare: --zonelist-order %s (expected default, node or zone)",

@@ -54,6 +54,20 @@ static void rq_del(struct kcpu *c, const struct ktask *t)
 	}
 }
 
+/*
+ * activate_task + check_preempt_curr: @t joins its CPU's queue and, with
+ * sched_cfs, may preempt the task that runs there.
+ */
+static void enqueue_task(struct ksim *k, struct ktask *t)
+{
+	struct kcpu *c = &k->cpus[t->cpu];
+
+	if (rq_add(c, t))
+		ksim_fail(k, "out of memory in the simulator");
+	else if (k->p.sched_cfs)
+		check_preempt_wakeup(k, c, t);
+}
+
 static int push_task(struct ksim *k, struct ktask *t)
 {
 	if (!ksim_grow(k->tasks, k->nr_tasks, k->tasks_cap))
@@ -107,10 +121,7 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 	}
 	if (k->p.sched_cfs)
 		task_fork_fair(k, t);
-	if (rq_add(&k->cpus[t->cpu], t))
-		ksim_fail(k, "out of memory in the simulator");
-	else if (k->p.sched_cfs)
-		check_preempt_wakeup(k, &k->cpus[t->cpu], t);	/* wake_up_new_task */
+	enqueue_task(k, t);		/* wake_up_new_task */
 	return t;
 }
 
@@ -140,17 +151,12 @@ void ksim_wake_up(struct ksim *k, struct ktask *t)
 
 static void wake(struct ksim *k, struct ktask *t)
 {
-	struct kcpu *c = &k->cpus[t->cpu];
-
 	t->state = TASK_RUNNABLE;
 	t->slice_used = 0;
 	t->nr_wakeups++;
 	if (k->p.sched_cfs)
-		place_entity(k, c, t);
-	if (rq_add(c, t))
-		ksim_fail(k, "out of memory in the simulator");
-	else if (k->p.sched_cfs)
-		check_preempt_wakeup(k, c, t);
+		place_entity(k, &k->cpus[t->cpu], t);
+	enqueue_task(k, t);
 }
 
 void ksim_exit_task(struct ksim *k, struct ktask *t)

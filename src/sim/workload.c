@@ -139,13 +139,19 @@ static int thp_key(const char *name, const char *val, bool *thp, char *err, size
 	return -1;
 }
 
+int mpm_sched_parse(const char *val, bool *cfs)
+{
+	if (strcmp(val, "rr") && strcmp(val, "cfs"))
+		return -1;
+	*cfs = val[0] == 'c';
+	return 0;
+}
+
 /* sched=rr|cfs, taken by every kernel-model workload: whose turn it is (sched.c). */
 static int sched_key(const char *name, const char *val, bool *cfs, char *err, size_t errlen)
 {
-	if (!strcmp(val, "rr") || !strcmp(val, "cfs")) {
-		*cfs = val[0] == 'c';
+	if (!mpm_sched_parse(val, cfs))
 		return 0;
-	}
 	snprintf(err, errlen, "workload %s: sched=%s (expected rr or cfs)", name, val);
 	return -1;
 }

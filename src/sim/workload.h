@@ -104,6 +104,9 @@ struct mpm_workload {
 
 #define MPM_WORKLOAD_NAMES "none, churn, ebizzy, pagetest, kernbench, pagecache"
 
+/* rr or cfs into *@cfs (sched=, compare --sched); 0 on success, -1 otherwise. */
+int mpm_sched_parse(const char *val, bool *cfs);
+
 /* 0 on success; -1 with a one-line reason in @err. */
 int mpm_workload_parse(const char *s, struct mpm_workload *w,
 		       char *err, size_t errlen);
