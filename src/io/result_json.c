@@ -240,6 +240,21 @@ static json_t *states_json(const double *v)
 	return o;
 }
 
+/* Domain-seconds of each kind of interval, and their self-refresh share. */
+static json_t *uses_json(const struct mpm_power_result *p)
+{
+	json_t *o = json_object();
+
+	for (int u = 0; u < MPM_NR_USES; u++) {
+		json_t *e = json_object();
+
+		SET(e, "domain_s", json_real(p->use_s[u]));
+		SET(e, "self_refresh_s", json_real(p->use_sr_s[u]));
+		SET(o, mpm_power_use_names[u], e);
+	}
+	return o;
+}
+
 /* The DRAM power model's figures for the run (docs/power-model.md). */
 static json_t *power_json(const struct mpm_power_result *p, const struct mpm_power_saving *sv)
 {
@@ -266,6 +281,7 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 	SET(o, "dram_avg_w", json_real(p->dram_avg_w));
 	SET(o, "energy_by_state_j", states_json(p->state_j));
 	SET(o, "time_by_state_s", states_json(p->state_s));
+	SET(o, "by_use", uses_json(p));
 	SET(o, "refresh_energy_j", json_real(p->refresh_j));
 	SET(o, "access_energy_j", json_real(p->access_j));
 	SET(o, "exit_energy_j", json_real(p->exit_j));

@@ -137,6 +137,16 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 		st->age = tm->cap;
 }
 
+const char *const mpm_power_use_names[MPM_NR_USES] = { "free", "idle", "touched" };
+
+/* Which kind of interval domain @d had, from its aggregates @a (NAGG). */
+static enum mpm_power_use interval_use(const struct mpm_power_domain *d, const uint64_t *a)
+{
+	if (a[2] || a[3] || a[4] || d->kernel)
+		return MPM_USE_TOUCHED;
+	return a[0] || a[1] ? MPM_USE_IDLE : MPM_USE_FREE;
+}
+
 /* The running state of one priced run. */
 struct mpm_power_state {
 	unsigned int nr_regions;
@@ -286,6 +296,8 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 			const uint64_t *lines)
 {
 	struct mpm_power_state *ps = r->state;
+	enum mpm_power_use u;
+	double sr0;
 
 	if (!ps || !(T > 0))
 		return;
@@ -308,7 +320,11 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 		r->lines += a[4];
 		if (r->domains[d].kernel)
 			ps->kernel_lines += ceil(r->policy.kernel_hz * T);
+		sr0 = r->domains[d].state_s[MPM_PS_SR];
 		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a);
+		u = interval_use(&r->domains[d], a);
+		r->use_s[u] += T;
+		r->use_sr_s[u] += r->domains[d].state_s[MPM_PS_SR] - sr0;
 	}
 }
 

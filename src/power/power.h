@@ -71,6 +71,21 @@ enum mpm_pstate {
 
 extern const char *const mpm_pstate_names[MPM_NR_PSTATES];
 
+/*
+ * What a domain held during one sample interval, for the self-refresh
+ * breakdown "by_use" (docs/power-model.md, "Outputs"): accessed at least
+ * once (pages, lines, or a reserved-memory domain's kernel_hz lines);
+ * else holding used pages at the interval's start or end; else free.
+ */
+enum mpm_power_use {
+	MPM_USE_FREE,
+	MPM_USE_IDLE,		/* used pages, no access */
+	MPM_USE_TOUCHED,
+	MPM_NR_USES
+};
+
+extern const char *const mpm_power_use_names[MPM_NR_USES];
+
 /* The idle-timer policy of the memory controller, and the stated constants. */
 struct mpm_power_policy {
 	double pd_timer_clk;		/* idle DCLKs before power-down; <0 = never */
@@ -156,6 +171,8 @@ struct mpm_power_result {
 	uint64_t pages_rd, pages_wr, lines;
 	uint64_t pd_exits, sr_exits, poweron_exits;
 	double exit_latency_s;		/* summed over exits: time accesses waited */
+	double use_s[MPM_NR_USES];	/* domain-seconds of each kind of interval */
+	double use_sr_s[MPM_NR_USES];	/* of those, in self-refresh */
 	double pd_after_s, sr_after_s;	/* idle age entering each state; INFINITY = never */
 	struct mpm_power_state *state;	/* between mpm_power_begin and mpm_power_end */
 };

@@ -73,7 +73,8 @@ W=(run --machine 2G --workload ebizzy:s=16M,n=2,t=2,S=2 --duration 10 --seed 3)
 run_mpm "${W[@]}" --json "$TMP/a.json"
 expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'power     ddr3-1600: DRAM '* ]]" "run summary: $out $err"
 for key in power memspec dram_energy_j dram_avg_w energy_by_state_j time_by_state_s \
-	   self_refresh migration_energy_j system_share per_domain pages_read; do
+	   self_refresh migration_energy_j system_share per_domain pages_read by_use domain_s \
+	   self_refresh_s touched idle; do
 	expect "grep -q '\"$key\"' '$TMP/a.json'" "run JSON lacks \"$key\""
 done
 expect "grep -q '\"pages_read\": [1-9]' '$TMP/a.json'" "ebizzy read no page"

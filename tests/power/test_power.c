@@ -233,6 +233,58 @@ static void test_touched_never_sleeps(void)
 	mpm_power_result_fini(&r);
 }
 
+/*
+ * by_use: each domain-interval counted once, as free, idle (used pages, no
+ * access) or touched, with the self-refresh time it had; the three add up
+ * to the run's domain-seconds and its self-refresh time.
+ */
+static void test_by_use(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	double sum = 0, sr = 0;
+
+	series_init(&s, 3, 5);
+	for (int k = 0; k < 5; k++) {
+		s.used[k * 3 + 0] = 100;		/* region 0: used, read once */
+		if (k)
+			s.rd[k * 3 + 2] = 100000;	/* region 2: free, read hard */
+	}
+	s.rd[2 * 3 + 0] = 1;				/* interval 2 of region 0 */
+	s.used[3 * 3 + 1] = 7;				/* region 1: used at sample 3 */
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	/* region 0: 3 idle + 1 touched; region 1: 2 free + 2 idle; region 2: 4 touched */
+	CHECK_NEAR(r.use_s[MPM_USE_FREE], 2.0);
+	CHECK_NEAR(r.use_s[MPM_USE_IDLE], 5.0);
+	CHECK_NEAR(r.use_s[MPM_USE_TOUCHED], 5.0);
+	/*
+	 * untouched intervals are all self-refresh here: region 1 was never
+	 * touched, and region 0's read, half a second before interval 3,
+	 * left it older than the self-refresh timer
+	 */
+	CHECK_NEAR(r.use_sr_s[MPM_USE_FREE], 2.0);
+	CHECK_NEAR(r.use_sr_s[MPM_USE_IDLE], 5.0);
+	/* the touched ones: region 0's one read leaves it most of a second */
+	CHECK(r.use_sr_s[MPM_USE_TOUCHED] > 0.9 && r.use_sr_s[MPM_USE_TOUCHED] < 1.0);
+	for (int u = 0; u < MPM_NR_USES; u++) {
+		sum += r.use_s[u];
+		sr += r.use_sr_s[u];
+	}
+	CHECK_NEAR(sum, 3 * r.duration_s);
+	CHECK_NEAR(sr, r.state_s[MPM_PS_SR]);
+	mpm_power_result_fini(&r);
+
+	/* a reserved-memory domain is touched (kernel_hz) even with no access */
+	series_init(&s, 1, 3);
+	s.reg[0].kernel = true;
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_NEAR(r.use_s[MPM_USE_TOUCHED], 2.0);
+	CHECK(r.use_s[MPM_USE_FREE] == 0 && r.use_s[MPM_USE_IDLE] == 0);
+	mpm_power_result_fini(&r);
+}
+
 /* Power-off: an empty domain draws nothing, and pays to come back. */
 static void test_poweroff(void)
 {
@@ -570,6 +622,7 @@ int main(void)
 	test_idle_self_refresh();
 	test_touched_never_sleeps();
 	test_self_refresh_entry();
+	test_by_use();
 	test_poweroff();
 	test_group();
 	test_domains_by_first_region();
