@@ -139,10 +139,16 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 
 const char *const mpm_power_use_names[MPM_NR_USES] = { "free", "idle", "touched" };
 
-/* Which kind of interval domain @d had, from its aggregates @a (NAGG). */
-static enum mpm_power_use interval_use(const struct mpm_power_domain *d, const uint64_t *a)
+/*
+ * Which kind of interval of @T seconds domain @d had, from its aggregates
+ * @a (NAGG): accessed if domain_interval() counted any event, the kernel's
+ * own lines included (none with kernel_hz=0).
+ */
+static enum mpm_power_use interval_use(const struct mpm_power_result *r,
+				       const struct mpm_power_domain *d, const uint64_t *a,
+				       double T)
 {
-	if (a[2] || a[3] || a[4] || d->kernel)
+	if (a[2] || a[3] || a[4] || (d->kernel && ceil(r->policy.kernel_hz * T) > 0))
 		return MPM_USE_TOUCHED;
 	return a[0] || a[1] ? MPM_USE_IDLE : MPM_USE_FREE;
 }
@@ -322,7 +328,7 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 			ps->kernel_lines += ceil(r->policy.kernel_hz * T);
 		sr0 = r->domains[d].state_s[MPM_PS_SR];
 		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a);
-		u = interval_use(&r->domains[d], a);
+		u = interval_use(r, &r->domains[d], a, T);
 		r->use_s[u] += T;
 		r->use_sr_s[u] += r->domains[d].state_s[MPM_PS_SR] - sr0;
 	}

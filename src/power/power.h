@@ -76,6 +76,8 @@ extern const char *const mpm_pstate_names[MPM_NR_PSTATES];
  * breakdown "by_use" (docs/power-model.md, "Outputs"): accessed at least
  * once (pages, lines, or a reserved-memory domain's kernel_hz lines);
  * else holding used pages at the interval's start or end; else free.
+ * Over a run, the three add up to the domains x the duration, and their
+ * self-refresh times to the run's.
  */
 enum mpm_power_use {
 	MPM_USE_FREE,

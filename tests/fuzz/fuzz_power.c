@@ -69,6 +69,7 @@ static void price(const struct mpm_memspec *spec, const struct mpm_power_policy 
 	fuzz_require_physical("kmempowerd_cpu_j", r.kmempowerd_cpu_j);
 	fuzz_require_physical("exit_latency_s", r.exit_latency_s);
 	fuzz_check_power_states(&r);
+	fuzz_check_power_uses(&r);
 	mpm_power_result_fini(&r);
 }
 

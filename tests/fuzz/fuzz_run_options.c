@@ -88,6 +88,7 @@ static void check_power(const struct mpm_power_result *p)
 	fuzz_require_physical("power: DRAM J", p->dram_j);
 	fuzz_require_physical("power: exit J", p->exit_j);
 	fuzz_check_power_states(p);
+	fuzz_check_power_uses(p);
 }
 
 /* Everything `run --json --csv` and `stats --format all` would write. */

@@ -244,6 +244,7 @@ static void test_by_use(void)
 	struct mpm_power_policy pol;
 	struct mpm_power_result r;
 	double sum = 0, sr = 0;
+	char err[200];
 
 	series_init(&s, 3, 5);
 	for (int k = 0; k < 5; k++) {
@@ -282,6 +283,44 @@ static void test_by_use(void)
 	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
 	CHECK_NEAR(r.use_s[MPM_USE_TOUCHED], 2.0);
 	CHECK(r.use_s[MPM_USE_FREE] == 0 && r.use_s[MPM_USE_IDLE] == 0);
+	mpm_power_result_fini(&r);
+
+	/* ... but not with kernel_hz=0, where nothing touches it */
+	REQUIRE(!mpm_power_policy_parse("kernel_hz=0", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_NEAR(r.use_s[MPM_USE_FREE], 2.0);
+	CHECK(r.use_s[MPM_USE_TOUCHED] == 0);
+	mpm_power_result_fini(&r);
+}
+
+/*
+ * by_use with power-off and grouping: lines alone touch a domain; a free
+ * domain is off, not in self-refresh; two regions in one domain are one
+ * domain-interval, touched if either region is.
+ */
+static void test_by_use_poweroff_group(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	series_init(&s, 4, 3);
+	for (int k = 0; k < 3; k++)
+		s.used[k * 4 + 0] = 5;		/* regions 0+1: one domain, used */
+	s.lines[1 * 4 + 1] = 1;			/* interval 0: a line in region 1 */
+	/* regions 2+3: one domain, free throughout */
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_policy_parse("group=2,poweroff=1", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_EQ_U(r.nr_domains, 2);
+	CHECK_NEAR(r.use_s[MPM_USE_TOUCHED], 1.0);
+	CHECK_NEAR(r.use_s[MPM_USE_IDLE], 1.0);
+	CHECK_NEAR(r.use_s[MPM_USE_FREE], 2.0);
+	CHECK(r.use_sr_s[MPM_USE_FREE] == 0);
+	CHECK_NEAR(r.state_s[MPM_PS_OFF], 2.0);
+	CHECK_NEAR(r.use_sr_s[MPM_USE_IDLE] + r.use_sr_s[MPM_USE_TOUCHED],
+		   r.state_s[MPM_PS_SR]);
 	mpm_power_result_fini(&r);
 }
 
@@ -623,6 +662,7 @@ int main(void)
 	test_touched_never_sleeps();
 	test_self_refresh_entry();
 	test_by_use();
+	test_by_use_poweroff_group();
 	test_poweroff();
 	test_group();
 	test_domains_by_first_region();
