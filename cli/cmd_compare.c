@@ -787,6 +787,26 @@ static void print_share_of_full(struct compare *c, const struct mpm_power_saving
 }
 
 /* compare's answer to "how much power was saved": one table per memspec */
+/*
+ * by_use for one memspec: where each run's self-refresh time was spent,
+ * by what its domains held in each interval (docs/power-model.md).
+ */
+static void print_by_use(struct compare *c, unsigned int m, int w, FILE *out)
+{
+	fprintf(out, "self-refresh by interval, domain-seconds (free: no page, idle: pages but "
+		"no access, touched: any access)\n");
+	fprintf(out, "%-*s %10s %10s %10s %10s %6s\n", w, "policy", "free", "idle", "touched",
+		"of it sr", "sr%");
+	for (unsigned int i = 0; i < c->nr_runs; i++) {
+		const struct mpm_power_result *p = &c->run[i].power[m];
+		double t = p->use_s[MPM_USE_TOUCHED];
+
+		fprintf(out, "%-*s %10.1f %10.1f %10.1f %10.1f %6.1f\n", w, c->cfg[i].policy,
+			p->use_s[MPM_USE_FREE], p->use_s[MPM_USE_IDLE], t,
+			p->use_sr_s[MPM_USE_TOUCHED], t > 0 ? 100 * p->use_sr_s[MPM_USE_TOUCHED] / t : 0);
+	}
+}
+
 static void print_power_table(struct compare *c, FILE *out)
 {
 	int w = label_width(c);
@@ -832,6 +852,7 @@ static void print_power_table(struct compare *c, FILE *out)
 					p->kmempowerd_cpu_j, "-", "-");
 		}
 		print_share_of_full(c, sv, full, out);
+		print_by_use(c, m, w, out);
 	}
 }
 
