@@ -786,7 +786,6 @@ static void print_share_of_full(struct compare *c, const struct mpm_power_saving
 	fputc('\n', out);
 }
 
-/* compare's answer to "how much power was saved": one table per memspec */
 /*
  * by_use for one memspec: where each run's self-refresh time was spent,
  * by what its domains held in each interval (docs/power-model.md).
@@ -803,10 +802,12 @@ static void print_by_use(struct compare *c, unsigned int m, int w, FILE *out)
 
 		fprintf(out, "%-*s %10.1f %10.1f %10.1f %10.1f %6.1f\n", w, c->cfg[i].policy,
 			p->use_s[MPM_USE_FREE], p->use_s[MPM_USE_IDLE], t,
-			p->use_sr_s[MPM_USE_TOUCHED], t > 0 ? 100 * p->use_sr_s[MPM_USE_TOUCHED] / t : 0);
+			p->use_sr_s[MPM_USE_TOUCHED],
+			t > 0 ? 100 * p->use_sr_s[MPM_USE_TOUCHED] / t : 0);
 	}
 }
 
+/* compare's answer to "how much power was saved": one table per memspec */
 static void print_power_table(struct compare *c, FILE *out)
 {
 	int w = label_width(c);
