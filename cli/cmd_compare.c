@@ -792,15 +792,15 @@ static void print_share_of_full(struct compare *c, const struct mpm_power_saving
  */
 static void print_by_use(struct compare *c, unsigned int m, int w, FILE *out)
 {
-	fprintf(out, "self-refresh by interval, domain-seconds (free: no page, idle: pages but "
-		"no access, touched: any access)\n");
-	fprintf(out, "%-*s %10s %10s %10s %10s %6s\n", w, "policy", "free", "idle", "touched",
-		"of it sr", "sr%");
+	fprintf(out, "domain-seconds by interval (free: no page, idle: pages but no access, "
+		"touched: any access), and the touched ones' self-refresh\n");
+	fprintf(out, "%-*s %10s %10s %10s %10s %9s\n", w, "policy", "free", "idle", "touched",
+		"touched sr", "of it sr%");
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_power_result *p = &c->run[i].power[m];
 		double t = p->use_s[MPM_USE_TOUCHED];
 
-		fprintf(out, "%-*s %10.1f %10.1f %10.1f %10.1f %6.1f\n", w, c->cfg[i].policy,
+		fprintf(out, "%-*s %10.1f %10.1f %10.1f %10.1f %9.1f\n", w, c->cfg[i].policy,
 			p->use_s[MPM_USE_FREE], p->use_s[MPM_USE_IDLE], t,
 			p->use_sr_s[MPM_USE_TOUCHED],
 			t > 0 ? 100 * p->use_sr_s[MPM_USE_TOUCHED] / t : 0);
