@@ -270,6 +270,7 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 	SET(pol, "cpu_w", json_real(p->policy.cpu_w));
 	SET(pol, "regions_per_domain", U64(p->policy.group));
 	SET(pol, "domains_per_region", U64(p->policy.split ? p->policy.split : 1));
+	SET(pol, "interval_ms", U64(p->policy.interval_ms));
 	SET(o, "controller", pol);
 	/* the timers in effect: null where a state saves nothing or is off */
 	SET(o, "powerdown_after_s", isfinite(p->pd_after_s) ? json_real(p->pd_after_s) : json_null());

@@ -277,6 +277,7 @@ void mpm_power_policy_default(struct mpm_power_policy *p)
 	p->system_w = 0;		/* 0: 300 W per 128 GiB (caller scales) */
 	p->group = 1;
 	p->split = 1;
+	p->interval_ms = 1000;
 }
 
 static int parse_num(const char *v, double *out)
@@ -303,7 +304,7 @@ static double policy_max(const char *key)
 	for (size_t i = 0; i < sizeof(maxima) / sizeof(maxima[0]); i++)
 		if (!strcmp(key, maxima[i].key))
 			return maxima[i].max;
-	return INFINITY;	/* poweroff, force, group, split: checked below */
+	return INFINITY;	/* poweroff, force, group, split, interval_ms: checked below */
 }
 
 /* "key=value,...": pd, sr (DCLKs / tREFIs, or off), poweroff (0|1), ... */
@@ -355,6 +356,12 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 		else if (!strcmp(kv, "split") && v >= 1 && v <= 4096 && v == floor(v) &&
 			 !((unsigned int)v & ((unsigned int)v - 1)))
 			p->split = (unsigned int)v;
+		else if (!strcmp(kv, "interval_ms") && v >= 1 && v <= 1000 && v == floor(v) &&
+			 1000 % (unsigned int)v == 0)
+			p->interval_ms = (unsigned int)v;
+		else if (!strcmp(kv, "interval_ms"))
+			return bad(err, errlen,
+				   "--power-policy: interval_ms=%s does not divide 1000 ms", eq);
 		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group") || !strcmp(kv, "force"))
 			return bad(err, errlen, "--power-policy: %s=%s is out of range", kv, eq);
 		else if (!strcmp(kv, "split"))
@@ -362,7 +369,7 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 				   "--power-policy: split=%s is not a power of two from 1 to 4096", eq);
 		else
 			return bad(err, errlen,
-				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group, split)",
+				   "--power-policy: unknown key '%s' (pd, sr, poweroff, force, poweron_us, kernel_hz, cpu_w, system_w, group, split, interval_ms)",
 				   kv);
 	}
 	if (p->group > 1 && p->split > 1)

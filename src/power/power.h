@@ -102,6 +102,9 @@ struct mpm_power_policy {
 					 * the simulator then reports windows of
 					 * region / split pages (exclusive with group) */
 	bool force;			/* enter a state even when it saves nothing */
+	unsigned int interval_ms;	/* the simulator prices every interval_ms, a
+					 * divisor of 1000: accesses are spread evenly
+					 * within one (1000: the one-second samples) */
 };
 
 void mpm_power_policy_default(struct mpm_power_policy *p);

@@ -445,6 +445,34 @@ static void note_packing(struct mpm_run *run, double *sum, size_t *n)
 }
 
 /*
+ * The pricing interval in ns: --power-policy interval_ms, when it is
+ * shorter than the one-second samples; otherwise (or unpriced) a second.
+ */
+static uint64_t pricing_interval_ns(const struct mpm_run_config *cfg)
+{
+	unsigned int ms = cfg->nr_pricing ? cfg->pricing[0].policy->interval_ms : 1000;
+
+	return ms && ms < 1000 ? ms * NSEC_PER_MSEC : NSEC_PER_SEC;
+}
+
+/*
+ * Price the power model between samples when its interval is shorter
+ * than a second: at the first quantum boundary at or past each tick, so
+ * that an interval skipped over by an idle machine (skip_idle) is priced
+ * as one.  The second's own sample prices the rest.
+ */
+static int price_ticks(struct mpm_run *run, uint64_t t0, uint64_t until, uint64_t tick,
+		       uint64_t *next)
+{
+	uint64_t now = run->k->now;
+
+	if (now < *next || now >= until)
+		return 0;
+	*next = t0 + ((now - t0) / tick + 1) * tick;
+	return power_sample(run, (double)(now - t0) / 1e9);
+}
+
+/*
  * Drive a ksim workload second by second: optionally an idle system first,
  * then the workload, sampled each virtual second, until the duration or
  * (until_idle) two seconds after its last process exited.
@@ -455,7 +483,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 	struct ksim_params p;
 	struct mpm_ideal id = { 0 };
 	double t = 0, eff_sum = 0;
-	uint64_t settle_until = UINT64_MAX, t0;
+	uint64_t settle_until = UINT64_MAX, t0, tick = pricing_interval_ns(cfg);
 	size_t eff_n = 0;
 	int ret = -1;
 
@@ -480,12 +508,15 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		goto fail;
 	while (t < cfg->duration) {
 		uint64_t until = t0 + (uint64_t)llround((t + 1) * 1e9);
+		uint64_t next = t0 + (uint64_t)llround(t * 1e9) + tick;
 
 		while (run->k->now < until && !run->k->failed) {
 			ksim_run_quantum(run->k);
 			note_free_regions(run);
 			if (cfg->check_every_op && check_quantum(run, t0))
 				goto fail;
+			if (tick < NSEC_PER_SEC && price_ticks(run, t0, until, tick, &next))
+				goto nomem;
 		}
 		if (run->k->failed)
 			goto fail;

@@ -50,6 +50,8 @@ expect_error 1 "--power-policy: sr=1e127 is out of range (at most 1e+09)" \
 	run --workload none --power-policy sr=1e127
 expect_error 1 "--power-policy: split=3 is not a power of two from 1 to 4096" \
 	run --workload none --power-policy split=3
+expect_error 1 "--power-policy: interval_ms=3 does not divide 1000 ms" \
+	run --workload none --power-policy interval_ms=3
 expect_error 1 "--power-policy: group and split cannot both be above 1" \
 	run --workload none --power-policy group=2,split=2
 expect_error 1 "split=1024: a domain would be smaller than a pageblock" \
@@ -82,6 +84,20 @@ expect "grep -q '\"pages_read\": [1-9]' '$TMP/a.json'" "ebizzy read no page"
 strip_host() { sed '/"host": {/,/}/d' "$1"; }
 run_mpm "${W[@]}" --json "$TMP/b.json"
 expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/b.json')" "same seed, different power JSON"
+# interval_ms: 1000 is the default, byte for byte; 10 prices every 10 ms,
+# which moves the figures, and each domain's states still fill the run
+run_mpm "${W[@]}" --json "$TMP/i1000.json" --power-policy interval_ms=1000
+expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/i1000.json')" \
+	"interval_ms=1000 is not the default"
+run_mpm "${W[@]}" --json "$TMP/i10.json" --power-policy interval_ms=10
+expect "[ $rc -eq 0 ] && grep -Eq '\"interval_ms\": 10,?$' '$TMP/i10.json'" "interval_ms=10 not in the JSON"
+i10=$(python3 -c 'import json, sys
+a, b = (json.load(open(f))["runs"][0]["power"] for f in sys.argv[1:3])
+for d in b["per_domain"]:
+    assert abs(sum(d["time_by_state_s"].values()) - b["duration_s"]) < 1e-6, d
+assert a["duration_s"] == b["duration_s"]
+print("same" if a["time_by_state_s"] == b["time_by_state_s"] else "moved")' "$TMP/a.json" "$TMP/i10.json" 2>&1)
+expect "[ '$i10' = moved ]" "interval_ms=10: the pricing did not change, or a domain's states do not fill the run: $i10"
 run_mpm "${W[@]}" --json "$TMP/c.json" --power ddr4-2400 --power-policy poweroff=1
 expect "grep -q '\"memspec\": \"ddr4-2400\"' '$TMP/c.json' && grep -q '\"poweroff\": true' '$TMP/c.json'" \
 	"--power ddr4-2400 --power-policy poweroff=1 not in the JSON"

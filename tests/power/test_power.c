@@ -653,6 +653,19 @@ static void test_policy_parse(void)
 	CHECK(mpm_power_policy_parse("group=2,split=2", &p, err, sizeof(err)) &&
 	      strstr(err, "group and split cannot both be above 1"));
 	CHECK(mpm_power_policy_parse("pd", &p, err, sizeof(err)) && strstr(err, "not key=value"));
+	/* interval_ms: a divisor of 1000 */
+	mpm_power_policy_default(&p);
+	CHECK(p.interval_ms == 1000);
+	CHECK(!mpm_power_policy_parse("interval_ms=1", &p, err, sizeof(err)) && p.interval_ms == 1);
+	CHECK(!mpm_power_policy_parse("interval_ms=125", &p, err, sizeof(err)) &&
+	      p.interval_ms == 125);
+	for (const char *const *bad = (const char *const[]){ "interval_ms=0", "interval_ms=3",
+							     "interval_ms=2000", "interval_ms=2.5",
+							     NULL }; *bad; bad++)
+		CHECK(mpm_power_policy_parse(*bad, &p, err, sizeof(err)) &&
+		      strstr(err, "does not divide 1000 ms"));
+	CHECK(mpm_power_policy_parse("interval_ms=-10", &p, err, sizeof(err)) &&
+	      strstr(err, "malformed value"));
 }
 
 int main(void)
