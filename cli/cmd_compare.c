@@ -144,7 +144,7 @@ static void usage(FILE *out)
 	      "                ddr4-2400, ddr4-3200 or .json files (docs/power-model.md)\n"
 	      "  --power-policy key=value,...  pd=128 sr=15 poweroff=0 force=0 poweron_us=700\n"
 	      "                kernel_hz=1e5 cpu_w=10 system_w=(300 W x scale) group=1\n"
-	      "                split=1\n"
+	      "                split=1 interval_ms=1000\n"
 	      "  --json FILE   the result (schema mempower.result/1, one run per policy\n"
 	      "                and size); with -, on stdout instead of the tables\n"
 	      "  --csv FILE    one line per run and sample\n"

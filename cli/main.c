@@ -81,7 +81,8 @@ void mpm_cli_usage(FILE *out)
 "                         or off), poweroff=0, force=0, poweron_us=700,\n"
 "                         kernel_hz=1e5, cpu_w=10, system_w (default 300 W\n"
 "                         per 128 GiB), group=1 (regions per domain),\n"
-"                         split=1 (domains per region, a power of two)\n"
+"                         split=1 (domains per region, a power of two),\n"
+"                         interval_ms=1000 (pricing interval, divides 1000)\n"
 "\n"
 "Machine presets:\n", out);
 	mpm_machine_presets_print(out);
