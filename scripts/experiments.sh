@@ -9,8 +9,8 @@
 #
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
-# --quick skips the full-scale runs (the rest takes about ten minutes; all
-# of it about 105 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
+# --quick skips the full-scale runs (the rest takes about twelve minutes; all
+# of it about 115 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,6 +102,15 @@ run poweroff-1 1 "${CL[@]}" --policies $ALL --power ddr3-1600,ddr4-2400 --power-
 run force-1 1 "${CL[@]}" --policies $ALL --power $POWER3 --power-policy force=1
 run force-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power $POWER3 --power-policy force=1
 run split8-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 --power-policy split=8
+# Priced every 100, 10, 1 ms instead of every second (experiments.md, "How
+# fine the pricing is")
+for i in 100 10 1; do
+	run "interval-$i-1" 1 "${CL[@]}" --policies $ALL --power ddr3-1600 --power-policy interval_ms=$i
+	run "interval-$i-0.125" 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 \
+		--power-policy interval_ms=$i
+done
+run interval-5-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power ddr3-1600 \
+	--power-policy interval_ms=5
 # Below 0.125: the scales where grouping costs power
 for s in 0.02 0.03 0.05 0.0625; do
 	run "cl-$s" 0 "${CL[@]}" --scale $s --policies $ALL --power ddr3-1600
