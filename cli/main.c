@@ -82,7 +82,8 @@ void mpm_cli_usage(FILE *out)
 "                         kernel_hz=1e5, cpu_w=10, system_w (default 300 W\n"
 "                         per 128 GiB), group=1 (regions per domain),\n"
 "                         split=1 (domains per region, a power of two),\n"
-"                         interval_ms=1000 (pricing interval, divides 1000)\n"
+"                         interval_ms=1000 (pricing interval, divides 1000;\n"
+"                         kernel-model workloads only)\n"
 "\n"
 "Machine presets:\n", out);
 	mpm_machine_presets_print(out);

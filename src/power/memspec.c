@@ -361,7 +361,8 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 			p->interval_ms = (unsigned int)v;
 		else if (!strcmp(kv, "interval_ms"))
 			return bad(err, errlen,
-				   "--power-policy: interval_ms=%s does not divide 1000 ms", eq);
+				   "--power-policy: interval_ms=%s is not a whole number of ms dividing 1000",
+				   eq);
 		else if (!strcmp(kv, "poweroff") || !strcmp(kv, "group") || !strcmp(kv, "force"))
 			return bad(err, errlen, "--power-policy: %s=%s is out of range", kv, eq);
 		else if (!strcmp(kv, "split"))

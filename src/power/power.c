@@ -33,6 +33,7 @@ struct timers {
 
 struct dstate {
 	double age;		/* idle seconds since the last access */
+	double kernel_due;	/* kernel_hz x the time priced so far (kernel_lines) */
 	bool off;		/* powered off at the end of the last interval */
 };
 
@@ -89,13 +90,31 @@ static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 	d->state_s[MPM_PS_SR] += mult * sr;
 }
 
+/*
+ * The kernel's own lines into a reserved-memory domain in an interval of
+ * @T seconds: kernel_hz x @T, counted off a running total so that short
+ * intervals (interval_ms) add up to the rate, where rounding each one up
+ * would inflate it.  Whole seconds at an integral rate count exactly.
+ */
+static double kernel_lines(const struct mpm_power_policy *pol, const struct mpm_power_domain *d,
+			   struct dstate *st, double T)
+{
+	double before = floor(st->kernel_due);
+
+	if (!d->kernel)
+		return 0;
+	st->kernel_due += pol->kernel_hz * T;
+	return floor(st->kernel_due) - before;
+}
+
+/* @kl: the kernel's lines into @d in this interval (kernel_lines) */
 static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain *d,
 			    struct dstate *st, const struct timers *tm, double T,
-			    const uint64_t *a)
+			    const uint64_t *a, double kl)
 {
 	const struct mpm_power_policy *pol = &r->policy;
 	uint64_t used0 = a[0], used1 = a[1], rd = a[2], wr = a[3];
-	double kev = (double)a[4] + (d->kernel ? ceil(pol->kernel_hz * T) : 0);
+	double kev = (double)a[4] + kl;
 	double events, busy, idle, g;
 
 	if (pol->poweroff && !used0 && !used1 && !rd && !wr && !a[4] && !d->kernel) {
@@ -140,15 +159,12 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 const char *const mpm_power_use_names[MPM_NR_USES] = { "free", "idle", "touched" };
 
 /*
- * Which kind of interval of @T seconds domain @d had, from its aggregates
- * @a (NAGG): accessed if domain_interval() counted any event, the kernel's
- * own lines included (none with kernel_hz=0).
+ * Which kind of interval a domain had, from its aggregates @a (NAGG) and
+ * the kernel's lines @kl: accessed if domain_interval() counted any event.
  */
-static enum mpm_power_use interval_use(const struct mpm_power_result *r,
-				       const struct mpm_power_domain *d, const uint64_t *a,
-				       double T)
+static enum mpm_power_use interval_use(const uint64_t *a, double kl)
 {
-	if (a[2] || a[3] || a[4] || (d->kernel && ceil(r->policy.kernel_hz * T) > 0))
+	if (a[2] || a[3] || a[4] || kl > 0)
 		return MPM_USE_TOUCHED;
 	return a[0] || a[1] ? MPM_USE_IDLE : MPM_USE_FREE;
 }
@@ -303,7 +319,7 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 {
 	struct mpm_power_state *ps = r->state;
 	enum mpm_power_use u;
-	double sr0;
+	double sr0, kl;
 
 	if (!ps || !(T > 0))
 		return;
@@ -324,11 +340,11 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 		r->pages_rd += a[2];
 		r->pages_wr += a[3];
 		r->lines += a[4];
-		if (r->domains[d].kernel)
-			ps->kernel_lines += ceil(r->policy.kernel_hz * T);
+		kl = kernel_lines(&r->policy, &r->domains[d], &ps->st[d], T);
+		ps->kernel_lines += kl;
 		sr0 = r->domains[d].state_s[MPM_PS_SR];
-		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a);
-		u = interval_use(r, &r->domains[d], a, T);
+		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a, kl);
+		u = interval_use(a, kl);
 		r->use_s[u] += T;
 		r->use_sr_s[u] += r->domains[d].state_s[MPM_PS_SR] - sr0;
 	}

@@ -565,6 +565,14 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
+	if (pricing_interval_ns(cfg) < NSEC_PER_SEC && (cfg->workload.kind == MPM_WORKLOAD_NONE ||
+							cfg->workload.kind == MPM_WORKLOAD_CHURN)) {
+		/* they are sampled, and priced, once a second (drive_churn) */
+		snprintf(err, errlen, "--power-policy interval_ms: workload %s is priced per second "
+			 "only (the kernel-model workloads take interval_ms)",
+			 cfg->workload.kind == MPM_WORKLOAD_NONE ? "none" : "churn");
+		return -1;
+	}
 	mpm_rng_seed(&run->rng, cfg->seed);
 	run->m = mpm_machine_create(cfg->spec, msg, sizeof(msg));
 	if (!run->m) {

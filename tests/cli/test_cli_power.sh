@@ -50,7 +50,7 @@ expect_error 1 "--power-policy: sr=1e127 is out of range (at most 1e+09)" \
 	run --workload none --power-policy sr=1e127
 expect_error 1 "--power-policy: split=3 is not a power of two from 1 to 4096" \
 	run --workload none --power-policy split=3
-expect_error 1 "--power-policy: interval_ms=3 does not divide 1000 ms" \
+expect_error 1 "--power-policy: interval_ms=3 is not a whole number of ms dividing 1000" \
 	run --workload none --power-policy interval_ms=3
 expect_error 1 "--power-policy: group and split cannot both be above 1" \
 	run --workload none --power-policy group=2,split=2
@@ -95,9 +95,33 @@ i10=$(python3 -c 'import json, sys
 a, b = (json.load(open(f))["runs"][0]["power"] for f in sys.argv[1:3])
 for d in b["per_domain"]:
     assert abs(sum(d["time_by_state_s"].values()) - b["duration_s"]) < 1e-6, d
-assert a["duration_s"] == b["duration_s"]
+# the same accesses, only cut finer; the kernel lines counted off the rate
+for k in ("duration_s", "pages_read", "pages_written", "lines"):
+    assert a[k] == b[k], (k, a[k], b[k])
+assert abs(a["access_energy_j"] - b["access_energy_j"]) <= 1e-9 * a["access_energy_j"], \
+    ("access J", a["access_energy_j"], b["access_energy_j"])
 print("same" if a["time_by_state_s"] == b["time_by_state_s"] else "moved")' "$TMP/a.json" "$TMP/i10.json" 2>&1)
-expect "[ '$i10' = moved ]" "interval_ms=10: the pricing did not change, or a domain's states do not fill the run: $i10"
+expect "[ '$i10' = moved ]" \
+	"interval_ms=10: the pricing did not change, lost or gained accesses, or a domain's states do not fill the run: $i10"
+# the kernel's lines into reserved memory (kernel_hz) add up to the same
+# whatever the interval: priced every millisecond, the access energy is the
+# per-second one (a line per domain lost to rounding at most)
+run_mpm compare --experiment cover-letter --scale 0.02 --policies mainline --json "$TMP/k1000.json"
+run_mpm compare --experiment cover-letter --scale 0.02 --policies mainline \
+	--power-policy interval_ms=1 --json "$TMP/k1.json"
+k1=$(python3 -c 'import json, sys
+a, b = (json.load(open(f))["runs"][0]["power"] for f in sys.argv[1:3])
+assert any(d["kernel"] for d in a["per_domain"]), "no reserved-memory domain"
+for k in ("pages_read", "pages_written", "lines"):
+    assert a[k] == b[k], (k, a[k], b[k])
+rel = abs(a["access_energy_j"] - b["access_energy_j"]) / a["access_energy_j"]
+print("ok" if rel < 1e-6 else "access J %r against %r" % (a["access_energy_j"], b["access_energy_j"]))' \
+	"$TMP/k1000.json" "$TMP/k1.json" 2>&1)
+expect "[ '$k1' = ok ]" "interval_ms=1: the accesses, kernel lines included, do not add up: $k1"
+expect_error 1 "--power-policy interval_ms: workload churn is priced per second only" \
+	run --machine 2G --workload churn --duration 2 --power-policy interval_ms=10
+expect_error 1 "--power-policy interval_ms: workload none is priced per second only" \
+	run --machine 2G --workload none --power-policy interval_ms=500
 run_mpm "${W[@]}" --json "$TMP/c.json" --power ddr4-2400 --power-policy poweroff=1
 expect "grep -q '\"memspec\": \"ddr4-2400\"' '$TMP/c.json' && grep -q '\"poweroff\": true' '$TMP/c.json'" \
 	"--power ddr4-2400 --power-policy poweroff=1 not in the JSON"

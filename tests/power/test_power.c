@@ -663,7 +663,7 @@ static void test_policy_parse(void)
 							     "interval_ms=2000", "interval_ms=2.5",
 							     NULL }; *bad; bad++)
 		CHECK(mpm_power_policy_parse(*bad, &p, err, sizeof(err)) &&
-		      strstr(err, "does not divide 1000 ms"));
+		      strstr(err, "is not a whole number of ms dividing 1000"));
 	CHECK(mpm_power_policy_parse("interval_ms=-10", &p, err, sizeof(err)) &&
 	      strstr(err, "malformed value"));
 }
