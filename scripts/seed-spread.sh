@@ -19,10 +19,10 @@
 #                          [--sched rr|cfs]
 #
 # Defaults: seeds 1-5, jitter 0.05, full scale, THP never, the four
-# policies, round robin (compare --sched).  A seed whose JSON is already in OUTDIR is not run again, so an
-# interrupted sweep resumes; the summary refuses files whose workload or
-# policies differ (use a new OUTDIR for other options).  Builds the release
-# preset unless MPM_BIN names a binary.
+# policies, round robin (compare --sched).  A seed whose JSON is already in
+# OUTDIR is not run again, so an interrupted sweep resumes; the summary
+# refuses files whose workload or policies differ (use a new OUTDIR for
+# other options).  Builds the release preset unless MPM_BIN names a binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -99,16 +99,20 @@ static void idle_gap(struct mpm_power_result *r, struct mpm_power_domain *d,
 static double kernel_lines(const struct mpm_power_policy *pol, const struct mpm_power_domain *d,
 			   struct dstate *st, double T)
 {
-	double before = floor(st->kernel_due);
+	double before;
 
 	if (!d->kernel)
 		return 0;
+	before = floor(st->kernel_due);
 	st->kernel_due += pol->kernel_hz * T;
 	return floor(st->kernel_due) - before;
 }
 
-/* @kl: the kernel's lines into @d in this interval (kernel_lines) */
-static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain *d,
+/*
+ * One interval of @d; @kl: the kernel's lines into it (kernel_lines).
+ * Returns whether anything accessed the domain in the interval.
+ */
+static bool domain_interval(struct mpm_power_result *r, struct mpm_power_domain *d,
 			    struct dstate *st, const struct timers *tm, double T,
 			    const uint64_t *a, double kl)
 {
@@ -121,7 +125,7 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 		d->state_s[MPM_PS_OFF] += T;
 		st->off = true;
 		st->age = tm->cap;
-		return;
+		return false;
 	}
 	if (st->off) {
 		/* powering back on: initialisation in standby, then fresh */
@@ -154,17 +158,15 @@ static void domain_interval(struct mpm_power_result *r, struct mpm_power_domain 
 	}
 	if (st->age > tm->cap)
 		st->age = tm->cap;
+	return events > 0;
 }
 
 const char *const mpm_power_use_names[MPM_NR_USES] = { "free", "idle", "touched" };
 
-/*
- * Which kind of interval a domain had, from its aggregates @a (NAGG) and
- * the kernel's lines @kl: accessed if domain_interval() counted any event.
- */
-static enum mpm_power_use interval_use(const uint64_t *a, double kl)
+/* Which kind of interval a domain had: @accessed, as domain_interval() says. */
+static enum mpm_power_use interval_use(const uint64_t *a, bool accessed)
 {
-	if (a[2] || a[3] || a[4] || kl > 0)
+	if (accessed)
 		return MPM_USE_TOUCHED;
 	return a[0] || a[1] ? MPM_USE_IDLE : MPM_USE_FREE;
 }
@@ -343,8 +345,8 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 		kl = kernel_lines(&r->policy, &r->domains[d], &ps->st[d], T);
 		ps->kernel_lines += kl;
 		sr0 = r->domains[d].state_s[MPM_PS_SR];
-		domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm, T, a, kl);
-		u = interval_use(a, kl);
+		u = interval_use(a, domain_interval(r, &r->domains[d], &ps->st[d], &ps->tm,
+						    T, a, kl));
 		r->use_s[u] += T;
 		r->use_sr_s[u] += r->domains[d].state_s[MPM_PS_SR] - sr0;
 	}
