@@ -4,7 +4,7 @@
 # Extra packages can be named as arguments (scripts/fuzz.sh adds clang's).
 set -euo pipefail
 
-PKGS=(cmake ninja-build gcc pkg-config libjansson-dev valgrind "$@")
+PKGS=(cmake ninja-build gcc g++ pkg-config libjansson-dev valgrind "$@")
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -17,7 +17,15 @@
 #include "gfp.h"
 #include "machine.h"
 
-/* Allocate 2^order pages on @cpu's node (zonelist fallback to others). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Allocate 2^order pages on @cpu's node (zonelist fallback to others).
+ * MPM_NO_PFN when nothing fits, and without trying for an order of
+ * MPM_MAX_ORDER or more, a bad cpu, or both mobility bits in @gfp (gfp.h).
+ */
 MPM_API uint64_t mpm_alloc_pages(struct mpm_machine *m, mpm_gfp_t gfp,
 				 unsigned int order, unsigned int cpu);
 /* Same, but start from @nid's zonelist (alloc_pages_node). */
@@ -34,8 +42,8 @@ MPM_API size_t mpm_zonelist_zones(const struct mpm_machine *m, mpm_gfp_t gfp,
 /*
  * Free 2^order pages (__free_pages: order 0 goes hot to @cpu's pcp list).
  * Returns 0, or -1 without touching any state when @pfn is not the head of
- * an allocated block of that order, or still has an owner in the reverse
- * map (mpm_rmap_clear() first): the kernel's bad_page().
+ * an allocated block of that order, or any page of the block still has an
+ * owner in the reverse map (mpm_rmap_clear() first): the kernel's bad_page().
  */
 MPM_API int mpm_free_pages(struct mpm_machine *m, uint64_t pfn,
 			    unsigned int order, unsigned int cpu);
@@ -76,5 +84,9 @@ MPM_API void mpm_drain_local_pages(struct mpm_machine *m, unsigned int cpu);
 MPM_API void mpm_refresh_cpu_vm_stats(struct mpm_machine *m, unsigned int cpu);
 /* drain_all_pages: caller guarantees no other thread uses any cpu meanwhile. */
 MPM_API void mpm_drain_all_pages(struct mpm_machine *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_ALLOC_H */

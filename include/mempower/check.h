@@ -13,7 +13,15 @@
 #include "export.h"
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* 0 when every invariant holds; -1 with a one-line reason in @msg. */
 MPM_API int mpm_check(struct mpm_machine *m, char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_CHECK_H */

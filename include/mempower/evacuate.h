@@ -15,6 +15,10 @@
 #include "export.h"
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* MAX_MEMPWR_MIGRATE_PAGES of patch 39: evacuate only regions this lightly used. */
 #define MPM_MAX_MEMPWR_MIGRATE_PAGES	32u
 
@@ -122,5 +126,9 @@ MPM_API int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid,
 				   const uint32_t *rids, unsigned int n);
 MPM_API void mpm_set_mempower_notify(struct mpm_machine *m,
 				     void (*fn)(void *arg, unsigned int nid), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_EVACUATE_H */

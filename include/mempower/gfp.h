@@ -2,6 +2,8 @@
 /*
  * GFP flags, bit for bit as Linux 3.12 defines them in include/linux/gfp.h,
  * so that gfp_flags read from a kernel trace can be passed straight in.
+ * __GFP_MOVABLE and __GFP_RECLAIMABLE together name no migratetype (3.12
+ * WARN_ONs on them): an allocation with both fails (MPM_NO_PFN).
  */
 #ifndef MEMPOWER_GFP_H
 #define MEMPOWER_GFP_H

@@ -18,6 +18,10 @@
 #include "export.h"
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Start one thread per node with memory.  Each frees and allocates as a
  * cpu, like the kernel thread bound to its node: @cpus[nid] is the cpu
@@ -39,6 +43,11 @@ MPM_API int mpm_kmempowerd_start(struct mpm_machine *m, const unsigned int *cpus
  * may be waiting for it.  mpm_machine_destroy stops them too.
  */
 MPM_API void mpm_kmempowerd_stop(struct mpm_machine *m);
+/*
+ * Start and stop are the machine owner's: one thread at a time calls them.
+ * Whether the threads run, and their stats below, may be asked from any
+ * thread at any time, also while another starts or stops them.
+ */
 MPM_API int mpm_kmempowerd_running(const struct mpm_machine *m);
 
 /* The threads' work since the machine was created, over every start. */
@@ -60,5 +69,9 @@ struct mpm_kmempowerd_stats {
 
 /* Safe at any time; figures of a running thread lag by at most one region. */
 MPM_API void mpm_kmempowerd_stats(const struct mpm_machine *m, struct mpm_kmempowerd_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_KMEMPOWERD_H */

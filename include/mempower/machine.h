@@ -16,12 +16,18 @@
 
 #include "export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MPM_PAGE_SHIFT		12
 #define MPM_PAGE_SIZE		(1ul << MPM_PAGE_SHIFT)
 #define MPM_MAX_ORDER		11
 #define MPM_MAX_NUMNODES	64
 #define MPM_MAX_CPUS		1024
 #define MPM_NO_PFN		UINT64_MAX
+/* One past the highest pfn a spec may name: 52-bit physical addresses. */
+#define MPM_MAX_PFN		(1ull << 40)
 
 enum mpm_zone_type {
 	MPM_ZONE_DMA,
@@ -135,7 +141,10 @@ struct mpm_machine;
 
 /*
  * Build the machine described by @spec.  On failure returns NULL and writes a
- * one-line reason into @err (if non-NULL).  A page array of 256 MiB or more
+ * one-line reason into @err (if non-NULL).  Every range of the spec ends at
+ * or below MPM_MAX_PFN, and the page array, one entry per pfn from the
+ * first zone's start to the last zone's end (gaps included, page indices
+ * are 32 bits), has fewer than 2^32 entries: a span of at most 16 TiB.  A page array of 256 MiB or more
  * is first touched on all online CPUs by short-lived threads, joined before
  * this returns (the kernel's zeroing of fresh memory is most of the set-up).
  */
@@ -160,15 +169,18 @@ MPM_API int mpm_policy_features(const char *name, unsigned long *features);
 MPM_API int mpm_feature_by_name(const char *name, unsigned long *feature);
 /*
  * Apply a comma-separated list of switches to *@features: "name" or "+name"
- * adds a switch, "-name" removes it, "none" clears all.  Returns 0, or -1
- * with a one-line reason in @err and *@features unchanged.
+ * adds a switch, "-name" removes it and every switch that needed it (as
+ * mpm_features_valid() would), "none" clears all.  Returns 0, or -1 with a
+ * one-line reason in @err and *@features unchanged.  A switch added without
+ * its prerequisite stays: mpm_machine_create() names what it needs.
  */
 MPM_API int mpm_features_apply(const char *list, unsigned long *features, char *err,
 			       size_t errlen);
 /*
- * @features less every switch whose prerequisite is missing (region_bias
- * and region_allocator need sorted_freelists; ralloc_bias and region_cache
- * need region_allocator): what remains of a policy when a switch is taken out.
+ * @features less unknown bits and every switch whose prerequisite is
+ * missing (region_bias and region_allocator need sorted_freelists;
+ * ralloc_bias and region_cache need region_allocator): what remains of a
+ * policy when a switch is taken out.
  */
 MPM_API unsigned long mpm_features_valid(unsigned long features);
 /*
@@ -177,7 +189,10 @@ MPM_API unsigned long mpm_features_valid(unsigned long features);
  */
 MPM_API int mpm_feature_unmet_dep(unsigned long features, const char **name,
 				  const char **needs);
-/* Comma-separated names of the features in @features ("" for mainline). */
+/*
+ * Comma-separated names of the features in @features ("" for mainline);
+ * names that do not fit in @len bytes are left out whole.
+ */
 MPM_API void mpm_features_string(unsigned long features, char *buf, size_t len);
 MPM_API const char *mpm_zone_name(enum mpm_zone_type type);
 MPM_API const char *mpm_migratetype_name(int mt);
@@ -209,6 +224,7 @@ struct mpm_region_info {
 
 MPM_API unsigned int mpm_nr_nodes(const struct mpm_machine *m);
 MPM_API unsigned int mpm_nr_cpus(const struct mpm_machine *m);
+/* The node of @cpu; 0 for a cpu at or past mpm_nr_cpus(). */
 MPM_API unsigned int mpm_cpu_to_node(const struct mpm_machine *m, unsigned int cpu);
 /*
  * Zones are numbered machine-wide, node by node, lowest zone first; a
@@ -264,5 +280,9 @@ MPM_API enum mpm_page_state mpm_page_state(const struct mpm_machine *m, uint64_t
 /* Resident bytes of the allocator's own metadata: the machine and zone structs,
  * zonelists, pcp sets, the page array, bitmaps and region tables. */
 MPM_API size_t mpm_metadata_bytes(const struct mpm_machine *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_MACHINE_H */

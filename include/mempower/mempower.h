@@ -15,6 +15,14 @@
 #include "evacuate.h"
 #include "kmempowerd.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 MPM_API const char *mpm_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_H */

@@ -18,6 +18,10 @@
 #include "export.h"
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MPM_NO_OWNER	0u
 
 /* Start recording owners (before the first mpm_rmap_set); 0.  Idempotent. */
@@ -53,5 +57,9 @@ MPM_API uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn,
  * few pages ahead.
  */
 MPM_API void mpm_prefetch_page(const struct mpm_machine *m, uint64_t pfn);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_RMAP_H */

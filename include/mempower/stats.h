@@ -16,6 +16,10 @@
 #include "export.h"
 #include "machine.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Machine-wide event counters (vm_event_item / allocator decisions). */
 struct mpm_counters {
 	uint64_t allocs;		/* successful allocations (blocks) */
@@ -62,5 +66,9 @@ MPM_API void mpm_print_buddyinfo(const struct mpm_machine *m, FILE *out);
 MPM_API void mpm_print_pagetypeinfo(const struct mpm_machine *m, FILE *out);
 MPM_API void mpm_print_zoneinfo(const struct mpm_machine *m, FILE *out);
 MPM_API void mpm_print_vmstat(const struct mpm_machine *m, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MEMPOWER_STATS_H */

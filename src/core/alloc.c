@@ -162,7 +162,7 @@ static __mpm_inline uint64_t get_page_from_freelist(struct mpm_machine *m, mpm_g
 static void wakeup_kswapd(struct zone *z, unsigned int order)
 {
 	if (!__zone_watermark_ok(z, order, z->watermark[WMARK_HIGH], 0, 0))
-		ADD_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
+		ADD_ATOMIC(z->ev[ZEV_KSWAPD_WAKEUPS], 1);
 }
 
 /*
@@ -217,7 +217,7 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 {
 	uint64_t pfn = MPM_NO_PFN;
 
-	ADD_ONCE(zl[0]->ev[ZEV_SLOWPATH], 1);
+	ADD_ATOMIC(zl[0]->ev[ZEV_SLOWPATH], 1);
 	/* GFP_THISNODE callers fall back by themselves: no slow path. */
 	if ((gfp & GFP_THISNODE) != GFP_THISNODE) {
 		prepare_slowpath(m, gfp, order, zl, cpu);
@@ -225,7 +225,7 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 					     gfp_to_alloc_flags(gfp), migratetype, cpu);
 	}
 	if (pfn == MPM_NO_PFN)
-		ADD_ONCE(zl[0]->ev[ZEV_ALLOC_FAILURES], 1);
+		ADD_ATOMIC(zl[0]->ev[ZEV_ALLOC_FAILURES], 1);
 	return pfn;
 }
 
@@ -287,7 +287,7 @@ static __mpm_inline uint64_t __alloc_pages(struct mpm_machine *m, unsigned int n
 	struct zone **zl, *z;
 	int migratetype;
 
-	if (unlikely(order >= MAX_ORDER))
+	if (unlikely(order >= MAX_ORDER || gfp_mobility_bad(gfp)))
 		return MPM_NO_PFN;
 	zl = node_zonelist(m, nid, gfp);
 	z = zl[0];
@@ -386,7 +386,7 @@ size_t mpm_alloc_pages_bulk(struct mpm_machine *m, mpm_gfp_t gfp,
 	size_t i = 0;
 	int migratetype;
 
-	if (unlikely(cpu >= m->nr_cpus))
+	if (unlikely(cpu >= m->nr_cpus || gfp_mobility_bad(gfp)))
 		return 0;
 	zl = node_zonelist(m, m->cpu_to_node[cpu], gfp);
 	migratetype = allocflags_to_migratetype(m, gfp);
@@ -419,15 +419,29 @@ static inline void count_free(struct per_cpu_pages *pcp, unsigned int order)
 
 /*
  * __free_pages_ok: a higher-order block straight to the buddy lists.
- * Returns 0 for the guarded free to return (a tail call).
+ * Returns 0, or -1 with nothing touched, for the guarded free to return (a
+ * tail call).
  */
 static __attribute__((noinline)) int __free_pages_ok(struct mpm_machine *m, struct zone *z,
 						       uint32_t idx, unsigned int order,
 						       unsigned int cpu)
 {
 	struct mpm_page *page = &m->pages[idx];
-	int mt = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
+	int mt;
 
+	/*
+	 * free_pages_prepare: bad_page() looks at every page of the block, and
+	 * an inner page that still has an owner (still mapped) refuses the
+	 * free like the head's own test in free_pages_cpu().  Only while some
+	 * inner page anywhere has one: the walk costs two cache lines of an
+	 * order-3 block, 30 % of a sorted `mixed` operation at 1G
+	 * (docs/benchmarks-log.md, "Inner owners").
+	 */
+	if (unlikely(atomic_load_explicit(&m->inner_owned, memory_order_relaxed)))
+		for (uint32_t i = 1; i < (1u << order); i++)
+			if (READ_ONCE(page[i].flags) & PG_owned)
+				return -1;
+	mt = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
 	count_free(&z->pageset[cpu], order);
 	WRITE_ONCE(page->flags, 0);
 	page->freepage_mt = (uint8_t)mt;
@@ -438,7 +452,8 @@ static __attribute__((noinline)) int __free_pages_ok(struct mpm_machine *m, stru
 /*
  * The guarded free: @pfn must be the head of an allocated block of @order
  * that no owner holds (flags exactly PG_alloc: PG_owned is a page still
- * mapped, bad_page()'s mapcount test), else -1 and no state touched, so
+ * mapped, bad_page()'s mapcount test; __free_pages_ok tests the inner
+ * pages of a larger block), else -1 and no state touched, so
  * that a bad free cannot corrupt the lists.  One unsigned comparison of the
  * offset covers pfns on both sides of the page array.
  */

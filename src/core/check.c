@@ -22,6 +22,7 @@ struct check {
 	uint64_t *region_free;		/* recount per region of the zone */
 	uint32_t *region_blocks;	/* sorted lists: blocks per region in one list */
 	uint32_t *region_last;		/* sorted lists: each region's last block */
+	uint64_t inner_owned;		/* owned inner pages of allocated blocks */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -238,6 +239,8 @@ static int check_block_body(struct check *c, const struct zone *z, uint64_t pfn,
 			return bad(c, z, "%s at pfn %llu order %u overlaps pfn %llu (flags %#x)",
 				   what, (unsigned long long)pfn, order,
 				   (unsigned long long)p, READ_ONCE(page->flags));
+		if (READ_ONCE(page->flags) & PG_owned)
+			c->inner_owned++;
 	}
 	return 0;
 }
@@ -618,5 +621,9 @@ int mpm_check(struct mpm_machine *m, char *msg, size_t len)
 		spin_unlock(&z->lock);
 		free(c.region_free);
 	}
+	if (!ret && c.inner_owned != atomic_load(&m->inner_owned))
+		ret = bad(&c, NULL, "%llu inner pages have an owner, counted %llu",
+			  (unsigned long long)c.inner_owned,
+			  (unsigned long long)atomic_load(&m->inner_owned));
 	return ret;
 }

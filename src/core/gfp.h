@@ -28,7 +28,23 @@ static inline unsigned int gfp_zone(mpm_gfp_t gfp)
 	return table[gfp & 0xf];
 }
 
-/* allocflags_to_migratetype: bit 1 MOVABLE, bit 0 RECLAIMABLE. */
+#define GFP_MOVABLE_MASK	(MPM___GFP_RECLAIMABLE | MPM___GFP_MOVABLE)
+
+/*
+ * Both mobility bits at once: 3.12's allocflags_to_migratetype WARN_ONs and
+ * returns 3, MIGRATE_RESERVE, which then indexes past the three pcp lists
+ * of buffered_rmqueue.  The callers refuse such a mask instead
+ * (include/mempower/gfp.h).
+ */
+static inline bool gfp_mobility_bad(mpm_gfp_t gfp)
+{
+	return (gfp & GFP_MOVABLE_MASK) == GFP_MOVABLE_MASK;
+}
+
+/*
+ * allocflags_to_migratetype: bit 1 MOVABLE, bit 0 RECLAIMABLE; never both
+ * (gfp_mobility_bad), so one of the three pcp types.
+ */
 static inline int allocflags_to_migratetype(const struct mpm_machine *m, mpm_gfp_t gfp)
 {
 	if (unlikely(m->page_group_by_mobility_disabled))

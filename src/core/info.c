@@ -133,9 +133,23 @@ int mpm_feature_unmet_dep(unsigned long f, const char **name, const char **needs
 /* Drop each switch that lacks its prerequisite, until none does. */
 unsigned long mpm_features_valid(unsigned long f)
 {
+	f &= MPM_FEATURES_ALL;
 	for (int i; (i = first_unmet_dep(f)) >= 0;)
 		f &= ~feature_deps[i].bit;
 	return f;
+}
+
+/*
+ * @f less @bit and the switches that needed it, but not a switch that was
+ * already short of its prerequisite: that one was added so, and the
+ * machine's set-up names what it lacks.
+ */
+static unsigned long features_remove(unsigned long f, unsigned long bit)
+{
+	unsigned long unmet = f & ~mpm_features_valid(f);
+	unsigned long g = f & ~bit;
+
+	return g & (mpm_features_valid(g) | unmet);
 }
 
 int mpm_features_apply(const char *list, unsigned long *features, char *err, size_t errlen)
@@ -173,7 +187,7 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 		} else if (sign > 0) {
 			f |= bit;
 		} else {
-			f &= ~bit;
+			f = features_remove(f, bit);
 		}
 		p = end ? end + 1 : NULL;
 	} while (p);
@@ -194,8 +208,10 @@ void mpm_features_string(unsigned long features, char *buf, size_t len)
 		if (!(features & (1ul << i)))
 			continue;
 		n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", feature_names[i]);
-		if (n < 0 || (size_t)n >= len - used)
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';	/* no half name */
 			return;
+		}
 		used += (size_t)n;
 	}
 }

@@ -66,7 +66,7 @@ struct kmpd_worker {
 };
 
 struct kmpd_ctl {
-	bool running;			/* the caller's: start and stop */
+	atomic_bool running;		/* set by start and stop, read by anyone */
 	_Atomic uint64_t ev[NR_KMPD_EVENTS];
 	struct kmpd_worker worker[MPM_MAX_NUMNODES];
 };
@@ -166,7 +166,7 @@ static void *kmempowerd(void *arg)
 {
 	struct kmpd_worker *w = arg;
 	struct mpm_machine *m = w->m;
-	struct kmpd_ctl *ctl = m->kmpd;
+	struct kmpd_ctl *ctl = atomic_load_explicit(&m->kmpd, memory_order_acquire);
 	bool reclaim = m->features & MPM_FEATURE_RECLAIM_CLEAN;
 	uint64_t cpu_ns = thread_cpu_ns(), now;
 
@@ -266,10 +266,14 @@ int mpm_kmempowerd_start(struct mpm_machine *m, const unsigned int *cpus)
 	if (!(m->features & MPM_FEATURE_EVACUATION) || !m->rmap_enabled || !ops->move ||
 	    !ops->lock || !ops->unlock)
 		return -1;
-	if (!m->kmpd && !(m->kmpd = kmpd_ctl_alloc(m)))
-		return -1;
-	ctl = m->kmpd;
-	if (ctl->running || pick_cpus(m, ctl, cpus, cpu_of))
+	ctl = atomic_load_explicit(&m->kmpd, memory_order_acquire);
+	if (!ctl) {
+		if (!(ctl = kmpd_ctl_alloc(m)))
+			return -1;
+		/* whole before any reader sees it */
+		atomic_store_explicit(&m->kmpd, ctl, memory_order_release);
+	}
+	if (atomic_load(&ctl->running) || pick_cpus(m, ctl, cpus, cpu_of))
 		return -1;
 	if (atomic_load(&m->mempower_notify) != wakeup_kmempowerd)
 		mpm_set_mempower_notify(m, wakeup_kmempowerd, ctl);
@@ -287,28 +291,30 @@ int mpm_kmempowerd_start(struct mpm_machine *m, const unsigned int *cpus)
 			return -1;
 		}
 	}
-	ctl->running = true;
+	atomic_store(&ctl->running, true);
 	return 0;
 }
 
 void mpm_kmempowerd_stop(struct mpm_machine *m)
 {
-	struct kmpd_ctl *ctl = m->kmpd;
+	struct kmpd_ctl *ctl = atomic_load_explicit(&m->kmpd, memory_order_acquire);
 
-	if (!ctl || !ctl->running)
+	if (!ctl || !atomic_load(&ctl->running))
 		return;
 	stop_workers(ctl, m->nr_nodes);
-	ctl->running = false;
+	atomic_store(&ctl->running, false);
 }
 
 int mpm_kmempowerd_running(const struct mpm_machine *m)
 {
-	return m->kmpd && m->kmpd->running;
+	const struct kmpd_ctl *ctl = atomic_load_explicit(&m->kmpd, memory_order_acquire);
+
+	return ctl && atomic_load(&ctl->running);
 }
 
 void mpm_kmempowerd_stats(const struct mpm_machine *m, struct mpm_kmempowerd_stats *s)
 {
-	struct kmpd_ctl *ctl = m->kmpd;
+	struct kmpd_ctl *ctl = atomic_load_explicit(&m->kmpd, memory_order_acquire);
 
 	*s = (struct mpm_kmempowerd_stats){ 0 };
 	if (!ctl)

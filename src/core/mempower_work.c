@@ -46,7 +46,7 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
 	spin_unlock(&w->lock);
 	if (!queued)
 		return;
-	ADD_ONCE(w->ev[MPW_QUEUED], 1);
+	ADD_ATOMIC(w->ev[MPW_QUEUED], 1);
 	notify = atomic_load_explicit(&m->mempower_notify, memory_order_acquire);
 	if (notify)
 		notify(m->mempower_notify_arg, z->node);

@@ -47,7 +47,9 @@ enum { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
  */
 #define READ_ONCE(x)		atomic_load_explicit(&(x), memory_order_relaxed)
 #define WRITE_ONCE(x, v)	atomic_store_explicit(&(x), (v), memory_order_relaxed)
-#define ADD_ONCE(x, v)		WRITE_ONCE(x, READ_ONCE(x) + (v))
+#define ADD_ONCE(x, v)		WRITE_ONCE(x, READ_ONCE(x) + (v))	/* one writer */
+/* a counter that threads bump under no common lock: a locked add */
+#define ADD_ATOMIC(x, v)	atomic_fetch_add_explicit(&(x), (v), memory_order_relaxed)
 
 /*
  * __this_cpu_add: a counter with one writer (the thread that holds the
@@ -148,7 +150,10 @@ struct region_allocator;
 struct mempower_work;
 struct kmpd_ctl;
 
-/* Zone-level events counted under zone->lock. */
+/*
+ * Zone-level events, counted under zone->lock; the slow path's kswapd
+ * wakeups, slow paths and failures, counted under no lock, with ADD_ATOMIC.
+ */
 enum zone_event {
 	ZEV_FALLBACKS,
 	ZEV_FRAGMENTING,
@@ -242,6 +247,13 @@ struct pglist_data {
 struct mpm_machine {
 	struct mpm_page *pages;		/* page array, then list sentinels */
 	bool rmap_enabled;		/* mpm_rmap_enable(): owners are recorded */
+	/*
+	 * Inner pages of allocated blocks that have an owner (rmap.c): while
+	 * there are none, a free of order > 0 need not look at its inner pages
+	 * for one (__free_pages_ok), and mixed-order work without a reverse
+	 * map pays nothing for that test.
+	 */
+	_Atomic uint64_t inner_owned;
 	struct mpm_migrate_ops migrate_ops;	/* evacuate.c; move == NULL: none */
 	uint64_t pfn_base;		/* pfn of pages[0] */
 	uint64_t nr_pfns;		/* pages in the array (not sentinels) */
@@ -269,7 +281,9 @@ struct mpm_machine {
 	 */
 	void (*_Atomic mempower_notify)(void *arg, unsigned int nid);
 	void *mempower_notify_arg;
-	struct kmpd_ctl *kmpd;		/* kmempowerd.c: the library's threads, once started */
+	/* kmempowerd.c: the library's threads, once started; published with
+	 * release, read with acquire (mpm_kmempowerd_stats from any thread) */
+	struct kmpd_ctl *_Atomic kmpd;
 	uint64_t total_present;
 
 	struct pglist_data node_data[MPM_MAX_NUMNODES];

@@ -81,6 +81,8 @@ static __attribute__((noinline)) int rmap_set_slow(struct mpm_machine *m, uint64
 	/* a free head, a pcp page, a reserved page or a hole */
 	if ((flags & ~PG_owned) || !inner_page_allocated(m, pfn))
 		return -1;
+	if (!(flags & PG_owned))
+		ADD_ATOMIC(m->inner_owned, 1);
 	rmap_record(page, flags, owner, index, content);
 	return 0;
 }
@@ -122,6 +124,8 @@ int mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
 	flags = READ_ONCE(page->flags);
 	if (likely(flags & PG_owned)) {
 		WRITE_ONCE(page->flags, flags & ~PG_owned);
+		if (!(flags & PG_alloc))	/* an inner page */
+			atomic_fetch_sub_explicit(&m->inner_owned, 1, memory_order_relaxed);
 		return 0;
 	}
 	return pfn_zone(m, pfn) ? 0 : -1;

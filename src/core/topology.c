@@ -67,6 +67,9 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 		if (z->start_pfn >= z->end_pfn)
 			return fail(err, len, "zone %u: empty range (start pfn %llu)",
 				    i, (unsigned long long)z->start_pfn);
+		if (z->end_pfn > MPM_MAX_PFN)
+			return fail(err, len, "zone %u: end pfn %llu above the limit %llu",
+				    i, (unsigned long long)z->end_pfn, MPM_MAX_PFN);
 		if (i && (z->node < s->zones[i - 1].node ||
 			  z->start_pfn < s->zones[i - 1].end_pfn))
 			return fail(err, len,
@@ -77,14 +80,30 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 			return fail(err, len, "zone %u: node %u has its zone types out of order",
 				    i, z->node);
 	}
+	for (unsigned int i = 0; i < s->nr_zones; i++) {
+		unsigned int n = s->zones[i].node;
+
+		/* a node's first zone: its start may lie below, never above */
+		if ((!i || s->zones[i - 1].node != n) &&
+		    s->node_start_pfn[n] > s->zones[i].start_pfn)
+			return fail(err, len, "node %u starts at pfn %llu, after its first zone (pfn %llu)",
+				    n, (unsigned long long)s->node_start_pfn[n],
+				    (unsigned long long)s->zones[i].start_pfn);
+	}
 	for (unsigned int i = 0; i < s->nr_reserved; i++)
 		if (s->reserved[i].start_pfn >= s->reserved[i].end_pfn ||
+		    s->reserved[i].end_pfn > MPM_MAX_PFN ||
 		    (i && s->reserved[i].start_pfn < s->reserved[i - 1].end_pfn))
-			return fail(err, len, "reserved range %u empty, overlapping or unsorted", i);
+			return fail(err, len,
+				    "reserved range %u empty, overlapping, unsorted or above pfn %llu",
+				    i, MPM_MAX_PFN);
 	for (unsigned int i = 0; i < s->nr_holes; i++) {
 		if (s->holes[i].start_pfn >= s->holes[i].end_pfn)
 			return fail(err, len, "hole %u: empty range (start pfn %llu)",
 				    i, (unsigned long long)s->holes[i].start_pfn);
+		if (s->holes[i].end_pfn > MPM_MAX_PFN)
+			return fail(err, len, "hole %u: end pfn %llu above the limit %llu",
+				    i, (unsigned long long)s->holes[i].end_pfn, MPM_MAX_PFN);
 		if (i && s->holes[i].start_pfn < s->holes[i - 1].end_pfn)
 			return fail(err, len,
 				    "hole %u overlaps or precedes hole %u (holes must be sorted)",

@@ -159,6 +159,40 @@ static void test_ids(void)
 	CHECK(tm_check(m) == 0);
 }
 
+/*
+ * A larger block with an inner page still owned is a bad free: refused with
+ * nothing touched (only the head was tested before, and the free left a
+ * free page marked owned).  Both mobility bits in one mask name no
+ * migratetype: refused (it indexed past the three pcp lists).
+ */
+static void test_bad_free_and_gfp(void)
+{
+	uint64_t big, pfns[4];
+	struct mpm_page before;
+
+	big = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 3, 0);
+	REQUIRE(big != MPM_NO_PFN);
+	CHECK(mpm_rmap_set(m, big + 5, 5, 1, 2) == 0);
+	before = page_copy(big);
+	CHECK(mpm_free_pages(m, big, 3, 0) == -1);
+	CHECK(page_same(big, &before));
+	CHECK_EQ_U(mpm_rmap_get(m, big + 5, NULL, NULL), 5);
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_rmap_clear(m, big + 5) == 0);
+	CHECK(mpm_free_pages(m, big, 3, 0) == 0);
+	CHECK(tm_check(m) == 0);
+
+	for (unsigned int order = 0; order < 2; order++) {
+		CHECK(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_RECLAIMABLE,
+				      order, 0) == MPM_NO_PFN);
+		CHECK(mpm_alloc_pages_node(m, 0, MPM_GFP_TEMPORARY | MPM___GFP_MOVABLE,
+					   order, 0) == MPM_NO_PFN);
+		CHECK(mpm_alloc_pages_bulk(m, MPM_GFP_TEMPORARY | MPM___GFP_MOVABLE, order,
+					   0, 4, pfns) == 0);
+	}
+	CHECK(tm_check(m) == 0);
+}
+
 int main(void)
 {
 	struct test_machine t;
@@ -173,6 +207,7 @@ int main(void)
 	test_rmap_pages();
 	test_rmap_outside();
 	test_ids();
+	test_bad_free_and_gfp();
 	mpm_machine_destroy(m);
 	return t_report("core/api_bounds");
 }

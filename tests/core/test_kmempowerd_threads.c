@@ -22,6 +22,7 @@
  * interleavings the run met; raced counts the pages it saw change hands).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -335,6 +336,35 @@ static void *toggler(void *arg)
 	return NULL;
 }
 
+/*
+ * An observer from before the first start to the end: whether the threads
+ * run and their stats are any thread's to ask at any time, also while the
+ * first start allocates and publishes the threads' control block (TSan
+ * found the plain pointer and flag racing).  The counters never go back.
+ */
+static atomic_bool poll_done;
+static atomic_uint poll_errors;
+static unsigned long polls;
+
+static void *poller(void *arg)
+{
+	struct mpm_kmempowerd_stats s;
+	uint64_t wakeups = 0, migrated = 0;
+
+	(void)arg;
+	while (!atomic_load(&poll_done)) {
+		mpm_kmempowerd_stats(m, &s);
+		if (s.wakeups < wakeups || s.migrated < migrated)
+			atomic_fetch_add(&poll_errors, 1);
+		wakeups = s.wakeups;
+		migrated = s.migrated;
+		(void)mpm_kmempowerd_running(m);
+		polls++;
+		sched_yield();
+	}
+	return NULL;
+}
+
 /* Start and stop, idle and at once, must never hang or leak a wakeup. */
 static void start_stop(void)
 {
@@ -367,7 +397,7 @@ int main(void)
 	struct mpm_kmempowerd_stats st;
 	struct mpm_counters c;
 	struct test_machine t;
-	pthread_t tid[NR_OWNERS], toggle_tid;
+	pthread_t tid[NR_OWNERS], toggle_tid, poll_tid;
 	uint64_t mismatches = 0, moved = 0, reclaimed = 0;
 	double t0 = seconds();
 
@@ -391,6 +421,7 @@ int main(void)
 	CHECK(mpm_kmempowerd_start(m, NULL) == -1);
 	mpm_set_migrate_ops(m, &ops);
 	CHECK(mpm_kmempowerd_start(m, bad_cpus) == -1);
+	REQUIRE(pthread_create(&poll_tid, NULL, poller, NULL) == 0);
 	start_stop();
 
 	REQUIRE(pthread_barrier_init(&barrier, NULL, NR_OWNERS) == 0);
@@ -415,6 +446,10 @@ int main(void)
 	atomic_store(&owners_done, true);
 	pthread_join(toggle_tid, NULL);
 	mpm_kmempowerd_stop(m);
+	atomic_store(&poll_done, true);
+	pthread_join(poll_tid, NULL);
+	CHECK(polls > 0);
+	CHECK_EQ_U(atomic_load(&poll_errors), 0);
 	mismatches = round_mismatches + verify_all();
 
 	mpm_kmempowerd_stats(m, &st);

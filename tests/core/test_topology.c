@@ -287,10 +287,74 @@ static void test_bad_specs(void)
 	tm_flat(&t, 0, 4096, 1);
 	t.spec.pageblock_order = 11;
 	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+
+	/*
+	 * Ranges at the top of the pfn space: the region and pageblock walks
+	 * of set-up wrapped past 2^64 and wrote beyond the page array.
+	 */
+	tm_flat(&t, UINT64_MAX - 2049, 2048, 1);
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "above the limit") != NULL);
+	tm_flat(&t, MPM_MAX_PFN - 4096, 4096, 1);	/* the last pfns allowed */
+	struct mpm_machine *top = mpm_machine_create(&t.spec, err, sizeof(err));
+	CHECK(top != NULL);
+	if (top) {
+		CHECK(tm_check(top) == 0);
+		mpm_machine_destroy(top);
+	}
+	tm_flat(&t, 0, 4096, 1);
+	t.holes[0] = (struct mpm_hole_spec){ 100, MPM_MAX_PFN + 1 };
+	tm_link(&t, 1, 1, 1);
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "hole 0") != NULL);
+
+	/* a node may start below its first zone, never after it */
+	tm_flat(&t, 4096, 4096, 1);
+	t.spec.node_start_pfn[0] = 4097;
+	CHECK(mpm_machine_create(&t.spec, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "after its first zone") != NULL);
+	t.spec.node_start_pfn[0] = 1;
+	top = mpm_machine_create(&t.spec, err, sizeof(err));
+	CHECK(top != NULL);
+	mpm_machine_destroy(top);
+}
+
+/* The feature names never end in half a name; unknown bits are dropped. */
+static void test_feature_names(void)
+{
+	unsigned long full;
+	char buf[64];
+
+	REQUIRE(mpm_policy_features("full", &full) == 0);
+	mpm_features_string(full, buf, sizeof(buf));
+	CHECK(strncmp(buf, "sorted_freelists,", 17) == 0);
+	mpm_features_string(full, buf, 20);	/* room for the first name only */
+	CHECK(strcmp(buf, "sorted_freelists") == 0);
+	mpm_features_string(full, buf, 5);
+	CHECK(strcmp(buf, "") == 0);
+	CHECK(mpm_features_valid(~0ul) == MPM_FEATURES_ALL);
+	CHECK(mpm_features_valid(full | (1ul << 40)) == full);
+
+	/*
+	 * A removed switch takes along the switches that need it, as compare's
+	 * "full-sorted_freelists" does; one added without its prerequisite stays
+	 * for the machine's set-up to name.
+	 */
+	unsigned long f = full, sorted_bit, bias_bit;
+
+	REQUIRE(!mpm_feature_by_name("sorted_freelists", &sorted_bit));
+	REQUIRE(!mpm_feature_by_name("region_bias", &bias_bit));
+	CHECK(!mpm_features_apply("-sorted_freelists", &f, buf, sizeof(buf)));
+	CHECK(f == mpm_features_valid(full & ~sorted_bit));
+	CHECK(!(f & bias_bit) && f != 0);
+	f = full;
+	CHECK(!mpm_features_apply("none,+region_bias", &f, buf, sizeof(buf)) && f == bias_bit);
+	CHECK(!mpm_features_apply("-no_claim", &f, buf, sizeof(buf)) && f == bias_bit);
 }
 
 int main(void)
 {
+	test_feature_names();
 	test_sandybridge_regions();
 	test_region_lookup();
 	test_boot_pageblocks_and_pcp();
