@@ -100,6 +100,9 @@ static int parse_args(int argc, char **argv, struct compare *c)
 			c->ablation = true;
 			continue;
 		}
+		if (eq && mpm_cli_is_flag(arg, len, "--check", "--ablation", "--help", "-h"))
+			return mpm_cli_fail(MPM_EXIT_USAGE, "compare: option '%.*s' takes no value",
+					    (int)len, arg);
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 			if (strlen(names[k]) == len && !strncmp(arg, names[k], len))
 				break;
@@ -121,7 +124,7 @@ static void usage(FILE *out)
 	      "                        [--evac-threshold N|any] [--power LIST]\n"
 	      "                        [--power-policy key=value,...]\n"
 	      "                        [--zonelist-order default|node|zone]\n"
-	      "                        [--json FILE|-] [--csv FILE] [--check] [--ablation]\n"
+	      "                        [--json FILE|-] [--csv FILE|-] [--check] [--ablation]\n"
 	      "                        [--jobs N] [--jitter F] [--sched rr|cfs]\n"
 	      "\n"
 	      "  --experiment  cover-letter: 20 x ebizzy on the v4 cover letter's machine\n"
@@ -147,7 +150,8 @@ static void usage(FILE *out)
 	      "                split=1 interval_ms=1000\n"
 	      "  --json FILE   the result (schema mempower.result/1, one run per policy\n"
 	      "                and size); with -, on stdout instead of the tables\n"
-	      "  --csv FILE    one line per run and sample\n"
+	      "  --csv FILE    one line per run and sample; with -, on stdout instead of\n"
+	      "                the tables\n"
 	      "  --check       run the invariant and owner checkers at every sample\n"
 	      "  --ablation    also run each policy less each one of its switches (and,\n"
 	      "                with evacuation, at thresholds 8, 128, 512 and any instead\n"
@@ -351,7 +355,7 @@ static int parse_jobs(struct compare *c)
 static int parse_memspecs(struct compare *c)
 {
 	const char *s = c->power_s ? c->power_s : MPM_DEFAULT_MEMSPEC;
-	char *rest = c->power_buf, *m;
+	char *rest = c->power_buf, *m, *given[MAX_MEMSPECS];
 
 	if (strlen(s) >= sizeof(c->power_buf))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: --power list too long");
@@ -366,11 +370,17 @@ static int parse_memspecs(struct compare *c)
 		if (mpm_cli_power_setup(m, c->power_policy_s, &c->memspec[c->nr_memspecs],
 					&c->power_policy))
 			return -1;
-		for (unsigned int i = 0; i < c->nr_memspecs; i++)
-			if (!strcmp(c->memspec[i].name, c->memspec[c->nr_memspecs].name))
+		/* the name labels each memspec's rows: two of one name are ambiguous */
+		for (unsigned int i = 0; i < c->nr_memspecs; i++) {
+			if (!strcmp(given[i], m))
 				return mpm_cli_fail(MPM_EXIT_FAIL, "compare: memspec '%s' given twice",
-						    c->memspec[i].name);
-		c->nr_memspecs++;
+						    m);
+			if (!strcmp(c->memspec[i].name, c->memspec[c->nr_memspecs].name))
+				return mpm_cli_fail(MPM_EXIT_FAIL,
+						    "compare: memspecs '%s' and '%s' are both named '%s'",
+						    given[i], m, c->memspec[i].name);
+		}
+		given[c->nr_memspecs++] = m;
 	}
 	return 0;
 }
@@ -414,6 +424,10 @@ static int validate(struct compare *c)
 			return mpm_cli_fail(MPM_EXIT_FAIL,
 					    "compare: scale %s leaves no 512 MiB region per node",
 					    c->scale_s);
+		/* given and ignored would look like a result at that scale */
+		if (strcmp(c->experiment, "cover-letter"))
+			return mpm_cli_fail(MPM_EXIT_FAIL,
+					    "compare: --scale applies to the cover-letter experiment only");
 	}
 	c->seed = 1;
 	if (c->seed_s && (mpm_parse_u64(c->seed_s, &c->seed) || c->seed > INT64_MAX))
@@ -907,46 +921,54 @@ static int write_csv(struct compare *c)
  * figure of the policy without that switch.  cover-letter: free regions at
  * the end and the minimum; pagetest: free regions after each size.
  */
-static void print_ablation(struct compare *c, bool cover, FILE *out)
+/* One row of the ablation table: variant @v against its base policy. */
+static void print_ablation_row(struct compare *c, bool cover, unsigned int v, int w, FILE *out)
 {
 	unsigned int per = cover ? 1 : 3;
+	unsigned int bv = c->base[v] < 0 ? v : (unsigned int)c->base[v];
+	const struct mpm_run *r = &c->run[v * per], *b = &c->run[bv * per];
+	char sw[160];
+
+	mpm_features_string(c->features[v], sw, sizeof(sw));
+	if (cover)
+		fprintf(out, "%-*s %6u %6u %+8d %+8d  %s\n", w, c->policy[v],
+			r->free_regions_end, r->free_regions_min,
+			(int)b->free_regions_end - (int)r->free_regions_end,
+			(int)b->free_regions_min - (int)r->free_regions_min, sw[0] ? sw : "-");
+	else
+		fprintf(out, "%-*s %6u %6u %6u %+8d %+8d %+8d  %s\n", w, c->policy[v],
+			r[0].free_regions_end, r[1].free_regions_end, r[2].free_regions_end,
+			(int)b[0].free_regions_end - (int)r[0].free_regions_end,
+			(int)b[1].free_regions_end - (int)r[1].free_regions_end,
+			(int)b[2].free_regions_end - (int)r[2].free_regions_end,
+			sw[0] ? sw : "-");
+}
+
+/*
+ * A table per policy given: its own row, then each of its variants (which
+ * add_ablation_variants() appends after every policy given, by switch and
+ * then by threshold, so a policy's rows are gathered here by their base).
+ */
+static void print_ablation(struct compare *c, bool cover, FILE *out)
+{
 	int w = label_width(c);
 
 	if (w < 30)
 		w = 30;
-
-	for (unsigned int v = 0; v < c->nr_policies; v++) {
-		const struct mpm_run *r = &c->run[v * per];
-		char sw[160];
-
-		if (c->base[v] < 0) {
-			fprintf(out, "\nablation of %s: free regions, and the switch's contribution "
-				"(%s minus %s less the switch)\n", c->policy[v], c->policy[v],
-				c->policy[v]);
-			fprintf(out, cover ? "%-*s %6s %6s %8s %8s  %s\n" :
-				"%-*s %6s %6s %6s %8s %8s %8s  %s\n", w, "variant",
-				cover ? "end" : "512M", cover ? "min" : "1024M",
-				cover ? "+end" : "2048M", cover ? "+min" : "+512M",
-				cover ? "switches" : "+1024M", "+2048M", "switches");
-		}
-		mpm_features_string(c->features[v], sw, sizeof(sw));
-		if (cover) {
-			const struct mpm_run *b = &c->run[(c->base[v] < 0 ? v : (unsigned int)c->base[v])];
-
-			fprintf(out, "%-*s %6u %6u %+8d %+8d  %s\n", w, c->policy[v],
-				r->free_regions_end, r->free_regions_min,
-				(int)b->free_regions_end - (int)r->free_regions_end,
-				(int)b->free_regions_min - (int)r->free_regions_min, sw[0] ? sw : "-");
-		} else {
-			unsigned int bv = c->base[v] < 0 ? v : (unsigned int)c->base[v];
-
-			fprintf(out, "%-*s %6u %6u %6u %+8d %+8d %+8d  %s\n", w, c->policy[v],
-				r[0].free_regions_end, r[1].free_regions_end, r[2].free_regions_end,
-				(int)c->run[bv * 3].free_regions_end - (int)r[0].free_regions_end,
-				(int)c->run[bv * 3 + 1].free_regions_end - (int)r[1].free_regions_end,
-				(int)c->run[bv * 3 + 2].free_regions_end - (int)r[2].free_regions_end,
-				sw[0] ? sw : "-");
-		}
+	for (unsigned int p = 0; p < c->nr_policies; p++) {
+		if (c->base[p] >= 0)
+			continue;
+		fprintf(out, "\nablation of %s: free regions, and the switch's contribution "
+			"(%s minus %s less the switch)\n", c->policy[p], c->policy[p], c->policy[p]);
+		fprintf(out, cover ? "%-*s %6s %6s %8s %8s  %s\n" :
+			"%-*s %6s %6s %6s %8s %8s %8s  %s\n", w, "variant",
+			cover ? "end" : "512M", cover ? "min" : "1024M",
+			cover ? "+end" : "2048M", cover ? "+min" : "+512M",
+			cover ? "switches" : "+1024M", "+2048M", "switches");
+		print_ablation_row(c, cover, p, w, out);
+		for (unsigned int v = 0; v < c->nr_policies; v++)
+			if (c->base[v] == (int)p)
+				print_ablation_row(c, cover, v, w, out);
 	}
 }
 
@@ -959,8 +981,8 @@ static int finish(struct compare *c, bool cover)
 	};
 	char err[256];
 
-	/* "-", or a name for the file stdout writes (output.c): the JSON alone */
-	if (c->json_out.f != stdout) {
+	/* "-", or a name for the file stdout writes (output.c): that file alone */
+	if (c->json_out.f != stdout && c->csv_out.f != stdout) {
 		if (cover) {
 			print_cover_table(c, stdout);
 			print_power_table(c, stdout);

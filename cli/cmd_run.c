@@ -116,6 +116,11 @@ static int validate(struct job *j, bool stats)
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "invalid duration '%s' (expected seconds, 0..%.0f)",
 				    j->o.duration, MPM_MAX_DURATION);
+	/* the kernel model samples, and so ends, on whole virtual seconds */
+	if (c->workload.kind > MPM_WORKLOAD_CHURN && c->duration != floor(c->duration))
+		return mpm_cli_fail(MPM_EXIT_FAIL,
+				    "invalid duration '%s' for workload %s (expected whole seconds)",
+				    j->o.duration, w);
 	/* The result stores the seed as a JSON integer: keep it below 2^63. */
 	if (j->o.seed && (mpm_parse_u64(j->o.seed, &seed) || seed > INT64_MAX))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
@@ -127,9 +132,6 @@ static int validate(struct job *j, bool stats)
 	c->check_samples = j->o.check_every_op;
 	/* a ksim workload ends its run two seconds after its last process */
 	c->until_idle = true;
-	if (stats && j->o.json && !strcmp(j->o.json, "-"))
-		return mpm_cli_fail(MPM_EXIT_FAIL,
-				    "stats prints to stdout; give --json a file name");
 	if (mpm_cli_power_setup(j->o.power, j->o.power_policy, &j->memspec, &j->power_policy))
 		return MPM_EXIT_FAIL;
 	c->pricing[0] = (struct mpm_power_pricing){ &j->memspec, &j->power_policy };
@@ -142,8 +144,6 @@ static int validate(struct job *j, bool stats)
 static void progress(void *arg, double t, double duration)
 {
 	fprintf(stderr, "\rmempower: t = %.0f / %.0f s", t, duration);
-	if (t >= duration)
-		fputs("\r\033[K", stderr);
 	fflush(stderr);
 }
 
@@ -179,20 +179,29 @@ static void print_stats(struct job *j)
 static int execute(struct job *j, bool stats)
 {
 	char err[512];
+	int r;
 
 	if (mpm_cli_outputs_open(&j->json, j->o.json, &j->csv, j->o.csv))
 		return MPM_EXIT_FAIL;
+	/* "-", or a name for the file stdout writes (output.c) */
+	if (stats && (j->json.f == stdout || j->csv.f == stdout))
+		return mpm_cli_fail(MPM_EXIT_FAIL, "stats prints to stdout; give --%s a file name",
+				    j->json.f == stdout ? "json" : "csv");
 	if (isatty(STDERR_FILENO)) {
 		j->cfg.progress = progress;
 		j->cfg.progress_arg = j;
 	}
-	if (mpm_run_execute(&j->cfg, &j->run, err, sizeof(err)))
+	r = mpm_run_execute(&j->cfg, &j->run, err, sizeof(err));
+	/* the progress line goes, however the run ended (a workload may end early) */
+	if (j->cfg.progress)
+		fputs("\r\033[K", stderr);
+	if (r)
 		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
 	if (mpm_cli_output_start(&j->json) || mpm_cli_output_start(&j->csv) || write_outputs(j))
 		return MPM_EXIT_FAIL;
 	if (stats)
 		print_stats(j);
-	else if (!j->json.f || j->json.f != stdout)
+	else if (j->json.f != stdout && j->csv.f != stdout)	/* that file alone */
 		mpm_cli_summary(stdout, j->o.machine.machine ? j->o.machine.machine :
 				MPM_DEFAULT_MACHINE, &j->run, j->run.nr_power ? &j->run.power[0] : NULL);
 	return MPM_EXIT_OK;

@@ -71,7 +71,7 @@ void mpm_cli_usage(FILE *out)
 "  --duration SECONDS     virtual seconds to run (default 10)\n"
 "  --seed N               seed of the run's random generator (default 1)\n"
 "  --json FILE|-          write the result (schema mempower.result/1)\n"
-"  --csv FILE             write the sampled series, one row per virtual second\n"
+"  --csv FILE|-           write the sampled series, one row per virtual second\n"
 "  --check-every-op       run the invariant checker after every operation (slow):\n"
 "                         each churn step, or each allocator call of a kernel\n"
 "                         model (owners checked after every quantum)\n"

@@ -65,6 +65,9 @@ int mpm_cli_parse_run_opts(int argc, char **argv, bool stats,
 			o->check_every_op = true;
 			continue;
 		}
+		if (eq && mpm_cli_is_flag(arg, len, "--check-every-op", "--help", "-h"))
+			return mpm_cli_fail(MPM_EXIT_USAGE, "option '%.*s' takes no value",
+					    (int)len, arg);
 		op = arg[0] == '-' ? find(arg, len, stats) : NULL;
 		if (!op) {
 			if (arg[0] == '-')

@@ -22,6 +22,22 @@ static inline const char *mpm_next_value(int argc, char **argv, int *i)
 }
 
 /*
+ * Is the option name @arg (its first @len bytes, before any "=") one of the
+ * flags listed, NULL-terminated?  A flag given a value ("--check=1") is
+ * told that it takes none, instead of being called unknown.
+ */
+#define mpm_cli_is_flag(arg, len, ...) \
+	mpm_name_in((arg), (len), (const char *const[]){ __VA_ARGS__, NULL })
+
+static inline bool mpm_name_in(const char *arg, size_t len, const char *const *names)
+{
+	for (; *names; names++)
+		if (strlen(*names) == len && !strncmp(arg, *names, len))
+			return true;
+	return false;
+}
+
+/*
  * In a "key=value,..." list (a workload's parameters, --power-policy) a key
  * given twice is a mistake, as in machine files, not "the last one wins".
  * The lists are at most 255 characters, so they hold fewer than 128 keys.

@@ -10,6 +10,7 @@
  * exclusive.
  */
 #include "io/machine_spec.h"
+#include "io/utf8.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -25,7 +26,6 @@ struct jctx {
 	char *err;
 	size_t errlen;
 	struct mpm_spec_buf *b;
-	unsigned int pageblock_order;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -283,12 +283,16 @@ static int parse_options(struct jctx *c, json_t *root)
 		if (u != 9 && u != 10)
 			return fail(c, "pageblock_order", "must be 9 or 10");
 		b->src_pageblock_order = (unsigned int)u;
-		c->pageblock_order = (unsigned int)u;
 	}
 	if ((v = json_object_get(root, "region_size"))) {
 		if (get_bytes(c, v, "region_size", &u))
 			return -1;
-		if (mpm_check_region_bytes(u, c->pageblock_order, e, sizeof(e)))
+		/*
+		 * Against the smallest pageblock only: --pageblock-order may still
+		 * lower the file's, and the machine is checked once it is known
+		 * (apply_options()).
+		 */
+		if (mpm_check_region_bytes(u, 9, e, sizeof(e)))
 			return fail(c, "region_size", "%s", e);
 		b->src_region_bytes = u;
 	}
@@ -316,7 +320,7 @@ static int parse_options(struct jctx *c, json_t *root)
 	if ((v = json_object_get(root, "description"))) {
 		if (!json_is_string(v))
 			return fail(c, "description", "expected a string");
-		snprintf(b->description, sizeof(b->description), "%s", json_string_value(v));
+		utf8_copy(b->description, sizeof(b->description), json_string_value(v));
 	}
 	return 0;
 }
@@ -374,7 +378,6 @@ int mpm_machine_json_load(const char *path, struct mpm_spec_buf *b,
 {
 	struct jctx c = {
 		.path = path, .err = err, .errlen = errlen, .b = b,
-		.pageblock_order = MPM_DEFAULT_PAGEBLOCK_ORDER,
 	};
 	json_error_t jerr;
 	struct stat st;
@@ -398,6 +401,6 @@ int mpm_machine_json_load(const char *path, struct mpm_spec_buf *b,
 	r = parse_root(&c, root);
 	json_decref(root);
 	if (!r && !b->description[0])
-		snprintf(b->description, sizeof(b->description), "%s", path);
+		utf8_copy(b->description, sizeof(b->description), path);
 	return r;
 }

@@ -142,7 +142,7 @@ int mpm_spec_x86(struct mpm_spec_buf *b, unsigned int nr_nodes,
 static int parse_sized(const char *s, struct mpm_spec_buf *b,
 		       char *err, size_t errlen)
 {
-	const char *x = strpbrk(s, "xX");
+	const char *x = strpbrk(s, "xX"), *spec = s;	/* s: the size, past any "Nx" */
 	uint64_t nodes = 1, bytes;
 	char sz[32];
 
@@ -166,17 +166,17 @@ static int parse_sized(const char *s, struct mpm_spec_buf *b,
 	if (mpm_parse_size(s, &bytes, err, errlen))
 		goto malformed;
 	if (bytes % MPM_PAGE_SIZE) {
-		snprintf(err, errlen, "machine size '%s' is not a multiple of 4K", s);
+		snprintf(err, errlen, "machine size '%s' is not a multiple of 4K", spec);
 		return -1;
 	}
 	if (bytes < MPM_MIN_MACHINE_BYTES) {
 		snprintf(err, errlen, "machine size '%s' is below the minimum of %s",
-			 s, mpm_format_size(MPM_MIN_MACHINE_BYTES, sz, sizeof(sz)));
+			 spec, mpm_format_size(MPM_MIN_MACHINE_BYTES, sz, sizeof(sz)));
 		return -1;
 	}
 	if (bytes > MPM_MAX_MACHINE_BYTES / nodes) {
 		snprintf(err, errlen, "machine '%s' exceeds the maximum of %s in all",
-			 s, mpm_format_size(MPM_MAX_MACHINE_BYTES, sz, sizeof(sz)));
+			 spec, mpm_format_size(MPM_MAX_MACHINE_BYTES, sz, sizeof(sz)));
 		return -1;
 	}
 	if (mpm_spec_x86(b, (unsigned int)nodes, bytes, PFN_3G)) {

@@ -8,6 +8,7 @@
  * Every error is one line naming the file and the field.
  */
 #include "io/memspec_json.h"
+#include "io/utf8.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -213,11 +214,14 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 		goto out;
 	}
 	id = json_object_get(root, "memoryId");
-	snprintf(s->name, sizeof(s->name), "%s", json_is_string(id) ? json_string_value(id) : path);
+	if (json_is_string(id))
+		utf8_copy(s->name, sizeof(s->name), json_string_value(id));
+	else
+		utf8_copy_tail(s->name, sizeof(s->name), path);
 	/* DDR3's IDD2P0 power-down stops the DLL; DDR4 has no such mode */
 	type = json_object_get(root, "memoryType");
 	s->pd_dll_off = json_is_string(type) && !strncasecmp(json_string_value(type), "DDR3", 4);
-	snprintf(s->source, sizeof(s->source), "%s", path);
+	utf8_copy_tail(s->source, sizeof(s->source), path);
 	/* the clock first: timings in ns need it */
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
 		if (fields[i].kind == K_FREQ && load_field(&c, root, &fields[i], s))

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "io/result_json.h"
+#include "io/utf8.h"
 #include "sim/ksim.h"
 #include "sim/sample.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Fixed spellings, independent of mpm_migratetype_name(): a file format. */
@@ -15,13 +17,27 @@ static const char *const mt_keys[MPM_MIGRATE_TYPES] = {
 #define SET(obj, key, val) json_object_set_new(obj, key, val)
 #define U64(v) json_integer((json_int_t)(v))
 
+/* A string as JSON, never refused for its bytes (utf8.h): no key is lost. */
+static json_t *json_text(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+	char *clean;
+
+	if (j || !s)
+		return j;
+	clean = utf8_scrub(s);
+	j = clean ? json_string(clean) : NULL;
+	free(clean);
+	return j;
+}
+
 static json_t *zone_json(const struct mpm_machine *m, unsigned int zid)
 {
 	struct mpm_zone_info zi;
 	json_t *z = json_object();
 
 	mpm_zone_info(m, zid, &zi);
-	SET(z, "name", json_string(zi.name ? zi.name : mpm_zone_name(zi.type)));
+	SET(z, "name", json_text(zi.name ? zi.name : mpm_zone_name(zi.type)));
 	SET(z, "start_pfn", U64(zi.start_pfn));
 	SET(z, "spanned", U64(zi.spanned));
 	SET(z, "present", U64(zi.present));
@@ -39,15 +55,15 @@ static json_t *machine_json(const struct mpm_result_input *in,
 	json_t *node = NULL, *zones = NULL;
 	unsigned int cur = ~0u;
 
-	SET(mj, "spec", json_string(in->machine));
-	SET(mj, "description", json_string(in->spec->description));
+	SET(mj, "spec", json_text(in->machine));
+	SET(mj, "description", json_text(in->spec->description));
 	SET(mj, "mem_bytes", U64(mpm_total_pages(m) * MPM_PAGE_SIZE));
 	SET(mj, "page_size", U64(MPM_PAGE_SIZE));
 	SET(mj, "region_bytes", U64(mpm_region_pages(m) * MPM_PAGE_SIZE));
-	SET(mj, "region_align", json_string(sp->region_absolute ? "absolute" : "node"));
+	SET(mj, "region_align", json_text(sp->region_absolute ? "absolute" : "node"));
 	SET(mj, "pageblock_order", U64(mpm_pageblock_order(m)));
 	SET(mj, "cpus", U64(mpm_nr_cpus(m)));
-	SET(mj, "zonelist_order", json_string(mpm_zonelist_order_name(mpm_zonelist_order(m))));
+	SET(mj, "zonelist_order", json_text(mpm_zonelist_order_name(mpm_zonelist_order(m))));
 	SET(mj, "metadata_bytes", U64(mpm_metadata_bytes(m)));
 	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
 		struct mpm_zone_info zi;
@@ -75,7 +91,7 @@ static json_t *features_json(unsigned long features)
 
 	mpm_features_string(features, buf, sizeof(buf));
 	for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save))
-		json_array_append_new(a, json_string(f));
+		json_array_append_new(a, json_text(f));
 	return a;
 }
 
@@ -204,13 +220,13 @@ static json_t *regions_json(const struct mpm_machine *m, const struct ksim *k)
 				continue;	/* all hole: not a power domain in use */
 			r = json_object();
 			SET(r, "node", U64(zi.node));
-			SET(r, "zone", json_string(zi.name ? zi.name : mpm_zone_name(zi.type)));
+			SET(r, "zone", json_text(zi.name ? zi.name : mpm_zone_name(zi.type)));
 			SET(r, "id", U64(rid));
 			SET(r, "start_pfn", U64(ri.start_pfn));
 			SET(r, "end_pfn", U64(ri.end_pfn));
 			SET(r, "present", U64(ri.present));
 			SET(r, "free", U64(ri.nr_free));
-			SET(r, "state", json_string(region_state(&ri)));
+			SET(r, "state", json_text(region_state(&ri)));
 			SET(r, "pageblocks", pageblocks_json(m, zid, rid));
 			if (ri.nr_free != ri.present) {
 				struct mpm_region_usage u;
@@ -260,8 +276,8 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 {
 	json_t *o = json_object(), *pol = json_object(), *dom = json_array();
 
-	SET(o, "memspec", json_string(p->spec.name));
-	SET(o, "memspec_source", json_string(p->spec.source));
+	SET(o, "memspec", json_text(p->spec.name));
+	SET(o, "memspec_source", json_text(p->spec.source));
 	SET(pol, "pd_timer_clk", json_real(p->policy.pd_timer_clk));
 	SET(pol, "sr_timer_refi", json_real(p->policy.sr_timer_refi));
 	SET(pol, "poweroff", json_boolean(p->policy.poweroff));
@@ -325,9 +341,9 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 	const struct mpm_run_config *cfg = run->cfg;
 	json_t *o = json_object(), *fr = json_object(), *series = json_array();
 
-	SET(o, "policy", json_string(cfg->policy));
+	SET(o, "policy", json_text(cfg->policy));
 	SET(o, "features", features_json(run->features));
-	SET(o, "workload", json_string(cfg->workload_str));
+	SET(o, "workload", json_text(cfg->workload_str));
 	SET(o, "seed", U64(cfg->seed));
 	SET(o, "duration", json_real(cfg->duration));
 	SET(o, "ops", U64(run->ops));
@@ -374,8 +390,8 @@ json_t *mpm_result_build(const struct mpm_result_input *in)
 		json_decref(runs);
 		return NULL;
 	}
-	SET(root, "schema", json_string(MPM_RESULT_SCHEMA));
-	SET(root, "generator", json_string("mempower " MPM_VERSION_STRING));
+	SET(root, "schema", json_text(MPM_RESULT_SCHEMA));
+	SET(root, "generator", json_text("mempower " MPM_VERSION_STRING));
 	SET(root, "machine", machine_json(in, in->runs[0].m));
 	for (size_t i = 0; i < in->nr_runs; i++) {
 		json_t *r = run_json(&in->runs[i], in->with_host);

@@ -6,6 +6,7 @@
  */
 #include "power/power.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
@@ -280,10 +281,18 @@ void mpm_power_policy_default(struct mpm_power_policy *p)
 	p->interval_ms = 1000;
 }
 
+/*
+ * A plain decimal number ("128", "1e5", "0.5"): strtod alone would also
+ * take leading blanks, hex ("0x10") and "inf"/"nan" spellings.
+ */
 static int parse_num(const char *v, double *out)
 {
 	char *end;
 
+	if (!isdigit((unsigned char)v[0]) && !(v[0] == '.' && isdigit((unsigned char)v[1])))
+		return -1;
+	if (strpbrk(v, "xXpP"))
+		return -1;
 	errno = 0;
 	*out = strtod(v, &end);
 	return (end == v || *end || errno || !isfinite(*out) || *out < 0) ? -1 : 0;

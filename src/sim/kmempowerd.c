@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kmempowerd in the simulator (v4 patches 36-38): one kernel thread per
- * node with memory, asleep until the allocator's free-path trigger queues a
+ * node (a node without memory has no region to queue), asleep until the allocator's free-path trigger queues a
  * region of one of its zones (mpm_set_mempower_notify), then evacuating the
  * queued regions lowest first, repeating while new ones arrive, and asleep
  * again.  It runs on its virtual CPU like any task, and the time it takes is

@@ -236,6 +236,12 @@ struct ksim {
 	struct ksim_params p;
 	struct mpm_rng *rng;
 	uint64_t now;			/* virtual ns */
+	/*
+	 * skip_idle() stops short of this time as of the next whole second:
+	 * the power model's next pricing tick, so that an idle stretch is
+	 * not priced together with the busy one before it (0: none).
+	 */
+	uint64_t skip_limit;
 	unsigned int nr_cpus;
 	struct kcpu *cpus;
 	struct ktask **tasks;		/* every task ever created, for freeing */

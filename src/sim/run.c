@@ -274,11 +274,6 @@ static void power_end(struct mpm_run *run)
 			      run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0);
 }
 
-static int take_sample(struct mpm_run *run, double t)
-{
-	return take_sample_ideal(run, t, NULL);
-}
-
 static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id)
 {
 	struct mpm_sample *s;
@@ -327,7 +322,8 @@ static void note_free_regions(struct mpm_run *run)
 }
 
 /* Drive churn for cfg->duration virtual seconds, sampling each second. */
-static int drive_churn(struct mpm_run *run, char *err, size_t errlen)
+static int drive_churn(struct mpm_run *run, const struct mpm_ideal *id, char *err,
+		       size_t errlen)
 {
 	const struct mpm_run_config *cfg = run->cfg;
 	struct mpm_churn *c = calloc(1, sizeof(*c));
@@ -357,7 +353,7 @@ static int drive_churn(struct mpm_run *run, char *err, size_t errlen)
 			if (cfg->check_every_op && check(run, err, errlen))
 				return -1;
 		}
-		if (take_sample(run, t))
+		if (take_sample_ideal(run, t, id))
 			goto nomem;
 		if (cfg->progress)
 			cfg->progress(cfg->progress_arg, t, cfg->duration);
@@ -457,9 +453,11 @@ static uint64_t pricing_interval_ns(const struct mpm_run_config *cfg)
 
 /*
  * Price the power model between samples when its interval is shorter
- * than a second: at the first quantum boundary at or past each tick, so
- * that an interval skipped over by an idle machine (skip_idle) is priced
- * as one.  The second's own sample prices the rest.
+ * than a second: at the first quantum boundary at or past each tick.  An
+ * idle machine skips time (skip_idle) only up to the next tick
+ * (skip_limit), so that a burst's accesses stay in the interval they fell
+ * in, and each idle interval after it passes in one jump.  The second's own
+ * sample prices the rest.
  */
 static int price_ticks(struct mpm_run *run, uint64_t t0, uint64_t until, uint64_t tick,
 		       uint64_t *next)
@@ -511,6 +509,8 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		uint64_t next = t0 + (uint64_t)llround(t * 1e9) + tick;
 
 		while (run->k->now < until && !run->k->failed) {
+			if (tick < NSEC_PER_SEC)
+				run->k->skip_limit = next;
 			ksim_run_quantum(run->k);
 			note_free_regions(run);
 			if (cfg->check_every_op && check_quantum(run, t0))
@@ -545,6 +545,26 @@ nomem:
 out:
 	mpm_ideal_fini(&id);
 	return ret;
+}
+
+/*
+ * The bare machine's sample at t = 0 (a kernel-model workload takes its own
+ * after booting the idle system), then churn, if that is the workload: each
+ * sample with the ideal packing of its used pages.
+ */
+static int take_sample_idle_or_churn(struct mpm_run *run, char *err, size_t errlen)
+{
+	struct mpm_ideal id;
+	int r = 0;
+
+	if (mpm_ideal_init(&id, run->m) || take_sample_ideal(run, 0, &id)) {
+		snprintf(err, errlen, "out of memory in the simulator");
+		r = -1;
+	} else if (run->cfg->workload.kind == MPM_WORKLOAD_CHURN) {
+		r = drive_churn(run, &id, err, errlen);
+	}
+	mpm_ideal_fini(&id);
+	return r;
 }
 
 uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
@@ -595,12 +615,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	run->free_regions_min = run->free_regions_start;
 	if (cfg->check_every_op && check(run, err, errlen))
 		return -1;
-	if (take_sample(run, 0)) {
-		snprintf(err, errlen, "out of memory in the simulator");
-		return -1;
-	}
-	if (cfg->workload.kind == MPM_WORKLOAD_CHURN &&
-	    drive_churn(run, err, errlen))
+	if (take_sample_idle_or_churn(run, err, errlen))
 		return -1;
 	if ((cfg->workload.kind == MPM_WORKLOAD_EBIZZY ||
 	     cfg->workload.kind == MPM_WORKLOAD_PAGETEST ||
@@ -609,6 +624,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	    drive_ksim(run, err, errlen))
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
+	note_free_regions(run);		/* the end too: a run of no quantum */
 	mpm_counters(run->m, &run->counters);
 	power_end(run);
 	/* no page lost: every owned page where its owner thinks, as written */

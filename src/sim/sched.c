@@ -267,12 +267,16 @@ static void run_cpu(struct ksim *k, unsigned int cpu, uint64_t budget)
 /*
  * Nothing runnable anywhere: nothing can change before the next wake-up,
  * so jump to just before it -- or before the next whole second, where
- * vmstat_update and the sampler run -- instead of idling quantum by quantum.
+ * vmstat_update and the sampler run, or the power model's next pricing
+ * tick (skip_limit) -- instead of idling quantum by quantum.
  */
 static void skip_idle(struct ksim *k)
 {
 	uint64_t q = k->p.quantum_ns;
 	uint64_t next = (k->now / NSEC_PER_SEC + 1) * NSEC_PER_SEC;
+
+	if (k->skip_limit > k->now && k->skip_limit < next)
+		next = k->skip_limit;
 
 	for (unsigned int cpu = 0; cpu < k->nr_cpus; cpu++)
 		if (k->cpus[cpu].nr)

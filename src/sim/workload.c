@@ -200,8 +200,9 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 	unsigned int f;
 
 	if (!strcmp(key, "size")) {
-		if (parse_bytes(val, 1ull << 44, &t->size)) {
-			snprintf(err, errlen, "workload pagetest: malformed size '%s' (4K..16T)", val);
+		/* 2^31 pages at most: the mapping's page counts are 32-bit (mm.c) */
+		if (parse_bytes(val, 1ull << 43, &t->size)) {
+			snprintf(err, errlen, "workload pagetest: malformed size '%s' (4K..8T)", val);
 			return -1;
 		}
 		return 0;

@@ -204,6 +204,14 @@ for v in full full-evacuation full-evac_triggers full-reclaim_clean 'full@8' 'fu
 	expect "printf '%s\n' \"\$out\" | grep -Eq '^$v +[0-9]+ +[0-9]+ +[0-9]+ +[-+][0-9]+'" "full ablation lacks $v"
 done
 
+# two policies: each table holds its own policy's variants, and no other's
+run_mpm compare --experiment pagetest --policies full,split --ablation
+misfiled=$(printf '%s\n' "$out" | awk '/^ablation of / { of = $3; sub(":", "", of); next }
+	of && $1 ~ /^(full|split)([-@]|$)/ { base = $1; sub(/[-@].*/, "", base)
+		if (base != of) print $1 " under " of; rows[of]++ }
+	END { if (rows["full"] != 14 || rows["split"] != 7) print "rows " rows["full"] "/" rows["split"] }')
+expect "[ $rc -eq 0 ] && [ -z '$misfiled' ]" "ablation of full,split: $misfiled"
+
 # a policy with switches added or removed: refused where a switch is unknown,
 # needs one the policy lacks, or is none; a removed switch takes those that
 # need it, as the ablation's variant of the same name does

@@ -82,12 +82,17 @@ expect_error 1 "unknown policy 'fastest'" run --policy fastest
 expect_error 1 "--features: unknown switch 'bogus'" run --policy sorted --features bogus
 expect_error 1 "--features: empty or overlong switch name" run --policy sorted --features=sorted_freelists,,
 expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --features region_bias
-expect_error 1 "feature region_bias needs sorted_freelists" run --machine 1G --policy sorted --features=-sorted_freelists
 expect_error 1 "feature region_allocator needs sorted_freelists" run --machine 1G --features region_allocator
-expect_error 1 "feature ralloc_bias needs region_allocator" run --machine 1G --policy split --features=-region_allocator,-region_cache
 expect_error 1 "feature region_cache needs region_allocator" run --machine 1G --policy sorted --features region_cache
-expect_error 1 "feature evac_triggers needs evacuation" run --machine 1G --policy full --features=-evacuation,-reclaim_clean
 expect_error 1 "feature reclaim_clean needs evacuation" run --machine 1G --policy split --features +reclaim_clean
+# a removed switch takes along those that need it, as compare's policies do
+for c in "sorted -sorted_freelists" "split -region_allocator sorted_freelists,region_bias,no_claim" \
+	 "full -evacuation sorted_freelists,region_bias,no_claim,region_allocator,ralloc_bias,region_cache"; do
+	set -- $c
+	run_mpm run --machine 1G --workload none --policy "$1" --features="$2" --json -
+	got=$(python3 -c 'import json, sys; print(",".join(json.load(sys.stdin)["runs"][0]["features"]))' <<<"$out" 2>&1)
+	expect "[ $rc -eq 0 ] && [ '$got' = '${3:-}' ]" "--policy $1 --features=$2: exit $rc, features '$got' ($err)"
+done
 expect_error 1 "unknown workload 'stress'" run --workload stress
 expect_error 1 "workload churn: unknown key 'speed'" run --workload churn:speed=3
 expect_error 1 "workload churn: malformed value 'lots' for ops" run --workload churn:ops=lots
@@ -100,6 +105,29 @@ expect_error 1 "invalid seed '1x'" run --seed 1x
 expect_error 1 "invalid seed '9223372036854775808'" run --seed 9223372036854775808
 expect_error 1 "unknown stats format 'nope'" stats --format nope
 expect_error 1 "stats prints to stdout" stats --json -
+expect_error 1 "stats prints to stdout; give --json a file name" stats --json /dev/stdout
+expect_error 1 "stats prints to stdout; give --csv a file name" stats --csv -
+# a flag given a value is told so, not called unknown
+expect_error 2 "option '--check-every-op' takes no value" run --check-every-op=1
+expect_error 2 "option '--help' takes no value" run --help=yes
+expect_error 2 "compare: option '--check' takes no value" compare --experiment pagetest --check=1
+expect_error 2 "compare: option '--ablation' takes no value" compare --experiment pagetest --ablation=1
+expect_error 1 "compare: --scale applies to the cover-letter experiment only" \
+	compare --experiment pagetest --scale 0.5
+# a machine file's region size is checked against the pageblock the run
+# ends up with: --pageblock-order may lower the file's own
+printf '{ "nodes": [ { "zones": [ { "type": "DMA32", "start": "16M", "end": "64M" } ] } ], "region_size": "2M" }\n' \
+	>"$TMP/r2m.json"
+expect_error 1 "region size 2M is smaller than a pageblock (4M at pageblock order 10)" \
+	run --machine "$TMP/r2m.json" --workload none
+run_mpm run --machine "$TMP/r2m.json" --pageblock-order 9 --workload none --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"region_bytes\": 2097152'* ]]" \
+	"--pageblock-order 9 over a file's 2M regions: exit $rc ($err)"
+# the message names the spec as given
+expect_error 1 "machine '2x4P' exceeds the maximum of 4P in all" run --machine 2x4P
+# the kernel model samples on whole seconds, so its runs last whole seconds
+expect_error 1 "invalid duration '1.5' for workload ebizzy (expected whole seconds)" \
+	run --machine 64M --workload ebizzy --duration 1.5
 
 # Unwritable outputs fail at once, before a long run could start (the
 # duration below would take minutes), and leave nothing behind.

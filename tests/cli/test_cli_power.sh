@@ -103,6 +103,18 @@ assert abs(a["access_energy_j"] - b["access_energy_j"]) <= 1e-9 * a["access_ener
 print("same" if a["time_by_state_s"] == b["time_by_state_s"] else "moved")' "$TMP/a.json" "$TMP/i10.json" 2>&1)
 expect "[ '$i10' = moved ]" \
 	"interval_ms=10: the pricing did not change, lost or gained accesses, or a domain's states do not fill the run: $i10"
+# a burst, then an idle machine: the idle time is skipped only up to the
+# next tick, so a finer interval still confines the burst's accesses (they
+# were spread over the whole second when skip_idle jumped past the ticks)
+P=(run --machine 1G --duration 3 --workload pagetest:size=600M,free=1,hold=1)
+run_mpm "${P[@]}" --json "$TMP/p1000.json"
+run_mpm "${P[@]}" --json "$TMP/p250.json" --power-policy interval_ms=250
+p250=$(python3 -c 'import json, sys
+a, b = (json.load(open(f))["runs"][0]["power"] for f in sys.argv[1:3])
+assert a["pages_read"] == b["pages_read"] and a["lines"] == b["lines"]
+print("less" if b["dram_avg_w"] < a["dram_avg_w"] else "not less: %r against %r" % (b["dram_avg_w"], a["dram_avg_w"]))' \
+	"$TMP/p1000.json" "$TMP/p250.json" 2>&1)
+expect "[ '$p250' = less ]" "interval_ms=250 after a burst: DRAM power $p250"
 # the kernel's lines into reserved memory (kernel_hz) add up to the same
 # whatever the interval: priced every millisecond, the access energy is the
 # per-second one (a line per domain lost to rounding at most)
@@ -171,5 +183,25 @@ expect "[ \"\$(wc -l <<<\"$text_uses\")\" -eq 4 ] && [ \"$text_uses\" = \"$json_
 	"compare by_use: text and JSON differ, or JSON does not add up: $text_uses / $json_uses"
 expect "grep -q '\"power_other\"' '$TMP/cmp.json' && grep -q '\"saving_vs_mainline_w\"' '$TMP/cmp.json'" \
 	"compare JSON lacks power_other or saving_vs_mainline_w"
+
+# memspecs without a memoryId are named by their path, cut from the front
+# where it is long: two files in one long directory are still told apart
+L="$TMP/$(printf 'd%.0s' {1..70})"
+mkdir -p "$L"
+for f in ddr3 ddr4; do
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d.pop("memoryId", None); json.dump(d, open(sys.argv[2], "w"))' \
+		"$DATA/good-memspec-$f.json" "$L/$f.json"
+done
+run_mpm compare --experiment pagetest --power "$L/ddr3.json,$L/ddr4.json" --json "$TMP/two.json"
+names=$(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["power"]
+print(r["memspec"])' "$TMP/two.json" 2>&1)
+expect "[ $rc -eq 0 ] && [[ '$names' == ...*ddr3.json ]]" "two memspecs in a long directory: exit $rc, $names ($err)"
+expect_error 1 "compare: memspec '$L/ddr3.json' given twice" \
+	compare --experiment pagetest --power "$L/ddr3.json,$L/ddr3.json"
+cp "$DATA/good-memspec-ddr3.json" "$TMP/same-id.json"
+expect_error 1 "are both named 'hand-typed DDR3-1600 x16 2Gb'" \
+	compare --experiment pagetest --power "$DATA/good-memspec-ddr3.json,$TMP/same-id.json"
 
 finish

@@ -72,6 +72,46 @@ run_mpm "${J[@]}" --seed 5 --json -
 expect "[ $rc -eq 0 ] && [[ \"\$out\" == '{'* ]] && [[ \"\$out\" != *'policy    '* ]]" \
 	"--json - must print only the JSON"
 
+# --csv -: stdout holds the CSV alone, as --json - holds the JSON alone
+run_mpm "${J[@]}" --seed 5 --csv -
+expect "[ $rc -eq 0 ] && [ \"\$out\" = \"\$(cat '$TMP/a.csv')\" ]" "--csv - must print only the CSV: $out"
+
+# churn's samples carry the ideal packing of their used pages (it was 0)
+ideal=$(python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["series"]
+bad = [x for x in s if not x["free_regions"] <= x["ideal_free_regions"]]
+print("ok" if s and not bad and s[-1]["ideal_free_regions"] > 0 else "bad: %r" % (bad or s[-1:]))' \
+	"$TMP/a.json" 2>&1)
+expect "[ '$ideal' = ok ]" "churn ideal_free_regions: $ideal"
+
+# a kernel-model run of no whole second: the minimum still counts the end
+run_mpm run --machine 1G --duration 0 --workload ebizzy:s=8M,t=2,S=1 --json "$TMP/d0.json"
+d0=$(python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["runs"][0]["free_regions"]
+print("ok" if f["min"] <= min(f["start"], f["end"]) else "bad: %r" % f)' "$TMP/d0.json" 2>&1)
+expect "[ $rc -eq 0 ] && [ '$d0' = ok ]" "duration 0: $d0 ($err)"
+
+# on a terminal the progress line is wiped however the run ends (this
+# pagetest ends at t = 3 of 10), before the summary starts its line
+if command -v script >/dev/null; then
+	checks=$((checks + 1))
+	timeout 120 script -qec "$MPM run --machine 64M --workload pagetest:size=1G" /dev/null \
+		>"$TMP/tty" 2>&1
+	grep -q $'\r\033\[Kmachine ' "$TMP/tty" ||
+		fail "the progress line was not wiped before the summary: $(tr '\r\033' '^~' <"$TMP/tty" | head -3)"
+fi
+
+# strings that are not UTF-8, or were cut in the middle of a character,
+# keep their keys in the JSON (jansson refused them, and the key was lost)
+printf '{ "nodes": [ { "zones": [ { "type": "normal", "start": "16M", "end": "64M" } ] } ],
+  "description": "%s" }\n' "$(printf '\303\251%.0s' {1..80})" >"$TMP/"$'\xff'".json"
+run_mpm run --machine "$TMP/"$'\xff'".json" --workload none --json "$TMP/u.json"
+keys=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["machine"]
+print("ok" if m["spec"].endswith("\ufffd.json") and m["description"] == "\u00e9" * 63 else "bad: %r" % m)' \
+	"$TMP/u.json" 2>&1)
+expect "[ $rc -eq 0 ] && [ '$keys' = ok ]" "UTF-8 in the result JSON: $keys ($err)"
+
 # same seed: identical apart from "host"; another seed: different
 strip_host() { sed '/"host": {/,/}/d' "$1"; }
 run_mpm "${J[@]}" --seed 5 --json "$TMP/b.json"

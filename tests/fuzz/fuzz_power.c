@@ -11,6 +11,8 @@
  */
 #include <string.h>
 
+#include <jansson.h>
+
 #include "io/memspec_json.h"
 #include "power_check.h"
 
@@ -97,6 +99,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mpm_memspec_load(path, &spec, err, sizeof(err))) {
 		fuzz_require_message("mpm_memspec_load", err);
 	} else {
+		/*
+		 * The name (a memoryId or the path) is cut to fit between
+		 * characters: jansson refuses a cut character, and the result
+		 * JSON would have written it as U+FFFD (src/io/utf8.h).
+		 */
+		json_t *name = json_string(spec.name);
+
+		if (!name)
+			fuzz_fail("memspec name '%s' is not UTF-8", spec.name);
+		json_decref(name);
 		mpm_memspec_derive(&spec, &d);
 		check_derived(&d);
 		price(&spec, &pol);

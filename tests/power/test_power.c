@@ -641,6 +641,14 @@ static void test_policy_parse(void)
 	CHECK(p.pd_timer_clk < 0 && p.sr_timer_refi == 4 && p.poweroff && p.cpu_w == 12.5);
 	CHECK(mpm_power_policy_parse("bogus=1", &p, err, sizeof(err)) && strstr(err, "unknown key 'bogus'"));
 	CHECK(mpm_power_policy_parse("pd=-3", &p, err, sizeof(err)) && strstr(err, "malformed value '-3'"));
+	/* plain decimals only, as the size and workload parsers take them */
+	for (const char *const *bad = (const char *const[]){ "pd=0x10", "pd= 5", "sr=inf",
+							     "cpu_w=nan", "pd=+5", "pd=", NULL };
+	     *bad; bad++)
+		CHECK(mpm_power_policy_parse(*bad, &p, err, sizeof(err)) &&
+		      strstr(err, "malformed value"));
+	CHECK(!mpm_power_policy_parse("kernel_hz=1e5,cpu_w=.5", &p, err, sizeof(err)) &&
+	      p.kernel_hz == 1e5 && p.cpu_w == 0.5);
 	CHECK(mpm_power_policy_parse("poweroff=2", &p, err, sizeof(err)) && strstr(err, "out of range"));
 	CHECK(mpm_power_policy_parse("group=0", &p, err, sizeof(err)) && strstr(err, "out of range"));
 	CHECK(p.split == 1);

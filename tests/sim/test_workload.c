@@ -113,8 +113,9 @@ int main(void)
 	CHECK(parse("pagetest:size=512mb") == 0 && w.pagetest.size == 512ull << 20);
 	CHECK(parse("kernbench:heap=48MiB") == 0 && w.kernbench.heap == 48ull << 20);
 	CHECK(parse("ebizzy:s=64kib") == 0 && w.ebizzy.size == 64ull << 10);
-	CHECK(refused("pagetest:size=4097", "workload pagetest: malformed size '4097' (4K..16T)"));
-	CHECK(refused("pagetest:size=32T", "(4K..16T)"));
+	CHECK(refused("pagetest:size=4097", "workload pagetest: malformed size '4097' (4K..8T)"));
+	CHECK(refused("pagetest:size=32T", "(4K..8T)"));
+	CHECK(refused("pagetest:size=16T", "(4K..8T)"));	/* 2^32 pages: mapped none */
 	CHECK(refused("ebizzy:s=1T", "(4K..16G)"));
 	CHECK(refused("ebizzy:s=4KX", "malformed size"));
 	CHECK(refused("pagecache:files=0", "files=0 is malformed or out of range 1..64"));
