@@ -166,9 +166,16 @@ static int load_field(struct ctx *c, json_t *root, const struct field *f,
 
 	if (!json_is_object(sec))
 		return fail(c, NULL, NULL, "%s: missing or not an object", f->section);
-	for (int i = 0; i < 3 && f->names[i] && !v; i++)
-		if ((v = json_object_get(sec, f->names[i])))
+	for (int i = 0; i < 3 && f->names[i]; i++) {
+		json_t *w = json_object_get(sec, f->names[i]);
+
+		if (w && v)	/* two spellings of one figure: which is meant? */
+			return fail(c, f->section, f->names[i], "given twice, also as '%s'", key);
+		if (w) {
+			v = w;
 			key = f->names[i];
+		}
+	}
 	if (!v) {
 		if (f->required)
 			return fail(c, f->section, f->names[0], "missing");

@@ -609,6 +609,8 @@ static void test_memspec_files(void)
 	expect_bad(DATA "bad-memspec-unit.json", "mempowerspec.idd3n1: unknown unit 'mW'");
 	expect_bad(DATA "bad-memspec-section.json", "memtimingspec: missing or not an object");
 	expect_bad(DATA "bad-memspec-width.json", "width 12");
+	/* ours and DRAMPower's spelling of one figure: which is meant? */
+	expect_bad(DATA "bad-memspec-alias.json", "mempowerspec.idd01: given twice, also as 'idd0'");
 	expect_bad(DATA "bad-memspec-syntax.json", "bad-memspec-syntax.json: line");
 	expect_bad(DATA "no-such-file.json", "no-such-file.json");
 	/* the DLL exits are never shorter than the plain ones */
