@@ -102,6 +102,10 @@ static int dispatch(int argc, char **argv)
 		mpm_cli_usage(stderr);
 		return MPM_EXIT_USAGE;
 	}
+	if ((!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help") ||
+	     !strcmp(cmd, "--version")) && argc > 2)
+		return mpm_cli_fail(MPM_EXIT_USAGE, "unexpected argument '%s' after %s (see mempower --help)",
+				    argv[2], cmd);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		mpm_cli_usage(stdout);
 		return MPM_EXIT_OK;

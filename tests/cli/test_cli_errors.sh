@@ -123,6 +123,8 @@ expect_error 1 "region size 2M is smaller than a pageblock (4M at pageblock orde
 run_mpm run --machine "$TMP/r2m.json" --pageblock-order 9 --workload none --json -
 expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"region_bytes\": 2097152'* ]]" \
 	"--pageblock-order 9 over a file's 2M regions: exit $rc ($err)"
+expect_error 2 "unexpected argument 'junk' after --help" --help junk
+expect_error 2 "unexpected argument 'run' after --version" --version run
 # the message names the spec as given
 expect_error 1 "machine '2x4P' exceeds the maximum of 4P in all" run --machine 2x4P
 # the kernel model samples on whole seconds, so its runs last whole seconds
