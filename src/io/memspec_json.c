@@ -250,12 +250,15 @@ int mpm_memspec_resolve(const char *name, struct mpm_memspec *s, char *err, size
 {
 	const struct mpm_memspec *p = mpm_memspec_preset(name);
 	size_t n = strlen(name);
+	struct stat st;
 
 	if (p) {
 		*s = *p;
 		return 0;
 	}
-	if (n > 5 && !strcmp(name + n - 5, ".json"))
+	/* as --machine takes its files: any case of ".json", or a file by any name */
+	if ((n > 5 && !strcasecmp(name + n - 5, ".json")) ||
+	    (!stat(name, &st) && S_ISREG(st.st_mode)))
 		return mpm_memspec_load(name, s, err, errlen);
 	snprintf(err, errlen, "unknown memspec '%s' (expected %s, or a .json file)", name,
 		 mpm_memspec_preset_names());

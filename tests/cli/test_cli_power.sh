@@ -200,6 +200,13 @@ print(r["memspec"])' "$TMP/two.json" 2>&1)
 expect "[ $rc -eq 0 ] && [[ '$names' == ...*ddr3.json ]]" "two memspecs in a long directory: exit $rc, $names ($err)"
 expect_error 1 "compare: memspec '$L/ddr3.json' given twice" \
 	compare --experiment pagetest --power "$L/ddr3.json,$L/ddr3.json"
+# a memspec file by any name, as --machine takes its files
+cp "$DATA/good-memspec-ddr3.json" "$TMP/UPPER.JSON"
+cp "$DATA/good-memspec-ddr3.json" "$TMP/plain-name"
+for f in UPPER.JSON plain-name; do
+	run_mpm run --machine 64M --workload none --power "$TMP/$f" --json -
+	expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'hand-typed DDR3-1600'* ]]" "--power $f: exit $rc ($err)"
+done
 cp "$DATA/good-memspec-ddr3.json" "$TMP/same-id.json"
 expect_error 1 "are both named 'hand-typed DDR3-1600 x16 2Gb'" \
 	compare --experiment pagetest --power "$DATA/good-memspec-ddr3.json,$TMP/same-id.json"
