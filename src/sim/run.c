@@ -585,6 +585,12 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
+	/* drive_ksim() steps and samples whole seconds: 1.5 would run 2 */
+	if (cfg->workload.kind > MPM_WORKLOAD_CHURN && cfg->duration != floor(cfg->duration)) {
+		snprintf(err, errlen, "duration %g: a kernel-model workload runs whole seconds",
+			 cfg->duration);
+		return -1;
+	}
 	if (pricing_interval_ns(cfg) < NSEC_PER_SEC && (cfg->workload.kind == MPM_WORKLOAD_NONE ||
 							cfg->workload.kind == MPM_WORKLOAD_CHURN)) {
 		/* they are sampled, and priced, once a second (drive_churn) */

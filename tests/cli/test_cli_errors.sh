@@ -112,6 +112,7 @@ expect_error 2 "option '--check-every-op' takes no value" run --check-every-op=1
 expect_error 2 "option '--help' takes no value" run --help=yes
 expect_error 2 "compare: option '--check' takes no value" compare --experiment pagetest --check=1
 expect_error 2 "compare: option '--ablation' takes no value" compare --experiment pagetest --ablation=1
+expect_error 2 "power: option '--list' takes no value" power --list=1
 expect_error 1 "compare: --scale applies to the cover-letter experiment only" \
 	compare --experiment pagetest --scale 0.5
 # a machine file's region size is checked against the pageblock the run

@@ -337,10 +337,11 @@ static void *toggler(void *arg)
 }
 
 /*
- * An observer from before the first start to the end: whether the threads
- * run and their stats are any thread's to ask at any time, also while the
- * first start allocates and publishes the threads' control block (TSan
- * found the plain pointer and flag racing).  The counters never go back.
+ * An observer from before the first start that gets past the prerequisites
+ * (it allocates and publishes the threads' control block, even though the
+ * cpus it is given are then refused) to the end: whether the threads run
+ * and their stats are any thread's to ask at any time (TSan found the plain
+ * pointer and flag racing).  The counters never go back.
  */
 static atomic_bool poll_done;
 static atomic_uint poll_errors;
@@ -420,8 +421,9 @@ int main(void)
 	mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = owner_move });
 	CHECK(mpm_kmempowerd_start(m, NULL) == -1);
 	mpm_set_migrate_ops(m, &ops);
-	CHECK(mpm_kmempowerd_start(m, bad_cpus) == -1);
+	/* from here on a start allocates and publishes the control block */
 	REQUIRE(pthread_create(&poll_tid, NULL, poller, NULL) == 0);
+	CHECK(mpm_kmempowerd_start(m, bad_cpus) == -1);
 	start_stop();
 
 	REQUIRE(pthread_barrier_init(&barrier, NULL, NR_OWNERS) == 0);

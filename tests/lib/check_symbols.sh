@@ -1,13 +1,18 @@
 #!/bin/bash
-# Every global symbol the installed static library defines is public API,
-# mpm_-prefixed: the internals are local to its one prelinked object
-# (CMakeLists.txt).  Sanitizer builds add their own instrumentation symbols.
+# Every global symbol an installed library defines is public API,
+# mpm_-prefixed: the static library's internals are local to its one
+# prelinked object, the shared one's hidden (CMakeLists.txt); for the shared
+# library the dynamic symbols count.  Sanitizer builds add their own
+# instrumentation symbols.
 set -euo pipefail
 lib=$1
 nm=${2:-nm}
-bad=$("$nm" -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' |
+scope=-g
+case $lib in *.so | *.so.*) scope=-D ;; esac
+syms=$("$nm" $scope --defined-only "$lib" | awk 'NF == 3')
+bad=$(awk '{ print $3 }' <<<"$syms" |
 	grep -v -E '^(mpm_|__odr_asan_gen_mpm_|__(asan|tsan|ubsan|sancov)_|\.L)' || true)
-count=$("$nm" -g --defined-only "$lib" | awk 'NF == 3' | grep -c ' mpm_' || true)
+count=$(grep -c ' mpm_' <<<"$syms" || true)
 if [ -n "$bad" ]; then
 	echo "check_symbols: $lib defines global symbols outside the API:" >&2
 	echo "$bad" | head -20 >&2
