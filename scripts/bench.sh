@@ -66,9 +66,10 @@ EOF
 	done
 }
 
+bin=$(mpm_bin)		# a failed build stops here (set -e)
 if [ "${1:-}" = "--callgrind" ]; then
 	shift
-	callgrind "$(mpm_bin)" "$@"
+	callgrind "$bin" "$@"
 else
-	exec "$(mpm_bin)" bench "$@"
+	exec "$bin" bench "$@"
 fi

@@ -13,6 +13,11 @@
 # of it about 115 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
 # names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
 set -euo pipefail
+# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
+# directory: resolve them before moving to the repository root.
+caller=$PWD
+abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
+case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
 cd "$(dirname "$0")/.."
 
 usage() {
@@ -21,7 +26,7 @@ usage() {
 }
 
 [ $# -ge 1 ] || usage
-out="$1"
+out=$(abspath "$1")
 shift
 quick=0 only=""
 while [ $# -gt 0 ]; do
@@ -32,12 +37,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-# shellcheck source=scripts/mpm-bin.bash
-source scripts/mpm-bin.bash
-bin=$(mpm_bin)
-mkdir -p "$out"
-: > "$out/commands"
-: > "$out/times"
 
 ALL=mainline,sorted,split,full
 POWER3=ddr3-1600,ddr4-2400,ddr4-3200
@@ -47,8 +46,13 @@ POWER3=ddr3-1600,ddr4-2400,ddr4-3200
 timed() {
 	local name="$1" full="$2" logged="$3" start end
 	shift 3
+	[ "$dry" = 0 ] || names="$names$name,"
 	[ -z "$only" ] || [[ "$only" == *",$name,"* ]] || return 0
 	[ "$quick" = 0 ] || [ "$full" = 0 ] || return 0
+	if [ "$dry" = 1 ]; then
+		runnable=$((runnable + 1))
+		return 0
+	fi
 	echo "$name: $logged" >> "$out/commands"
 	echo "experiments.sh: $name" >&2
 	start=$(date +%s.%N)
@@ -80,6 +84,9 @@ spread() {
 }
 
 CL=(--experiment cover-letter)
+
+# Every step in order (the body is left unindented: the lines are long).
+steps() {
 
 # The four rows, THP never and always, with the DRAM power model
 run cl-0.125 0 "${CL[@]}" --scale 0.125 --policies $ALL --power $POWER3
@@ -131,4 +138,28 @@ spread seed-spread-1-cfs 1 --seeds 1-5 --jitter 0.05 --sched cfs
 for j in 0.01 0.05 0.2; do
 	spread "seed-spread-0.125-$j" 0 --seeds 1-6 --jitter $j --scale 0.125
 done
+}
+
+# a dry pass first: every --only name must be a step, and something must run
+dry=1 names="," runnable=0
+steps
+dry=0
+for n in ${only//,/ }; do
+	[[ "$names" == *",$n,"* ]] || {
+		echo "mempower: experiments.sh: --only $n: no such step" >&2
+		exit 2
+	}
+done
+[ "$runnable" -gt 0 ] || {
+	echo "mempower: experiments.sh: nothing to run (--quick leaves out the full-scale steps)" >&2
+	exit 2
+}
+
+# shellcheck source=scripts/mpm-bin.bash
+source scripts/mpm-bin.bash
+bin=$(mpm_bin)
+mkdir -p "$out"
+: > "$out/commands"
+: > "$out/times"
+steps
 echo "experiments.sh: done, outputs in $out" >&2

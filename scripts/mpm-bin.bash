@@ -4,7 +4,9 @@
 #
 # mpm_bin prints the binary to run: MPM_BIN if set (no build); else a
 # Release build in MPM_BUILD_DIR if set; else the release preset's
-# build/release.  Build output goes to stderr.
+# build/release.  Build output goes to stderr; a failed build returns 1
+# and prints nothing, so that `bin=$(mpm_bin)` under `set -e` stops the
+# script instead of running an old binary.
 mpm_bin() {
 	local root
 	root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,11 +16,12 @@ mpm_bin() {
 	fi
 	if [ -n "${MPM_BUILD_DIR:-}" ]; then
 		cmake -S "$root" -B "$MPM_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-			-DMPM_WERROR=ON >&2
-		cmake --build "$MPM_BUILD_DIR" --target mempower >&2
+			-DMPM_WERROR=ON >&2 || return 1
+		cmake --build "$MPM_BUILD_DIR" --target mempower >&2 || return 1
 		echo "$MPM_BUILD_DIR/mempower"
 		return
 	fi
-	(cd "$root" && cmake --preset release >&2 && cmake --build --preset release --target mempower >&2)
+	(cd "$root" && cmake --preset release >&2 && cmake --build --preset release --target mempower >&2) ||
+		return 1
 	echo "$root/build/release/mempower"
 }

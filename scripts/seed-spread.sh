@@ -24,6 +24,11 @@
 # refuses files whose workload or policies differ (use a new OUTDIR for
 # other options).  Builds the release preset unless MPM_BIN names a binary.
 set -euo pipefail
+# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
+# directory: resolve them before moving to the repository root.
+caller=$PWD
+abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
+case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
 cd "$(dirname "$0")/.."
 
 usage() {
@@ -32,7 +37,7 @@ usage() {
 }
 
 [ $# -ge 1 ] || usage
-out="$1"
+out=$(abspath "$1")
 shift
 seeds=1-5 jitter=0.05 scale=1 thp=never policies=mainline,sorted,split,full sched=rr
 while [ $# -gt 0 ]; do
@@ -83,9 +88,11 @@ for seed in $list; do
 		continue
 	echo "seed-spread.sh: seed $seed" >&2
 	# mempower's own errors (a bad scale or policy) end the sweep here
+	# (its table too goes beside the JSON only once the run succeeded)
 	"$bin" compare --experiment cover-letter --seed "$seed" --jitter "$jitter" --scale "$scale" \
 		--thp "$thp" --policies "$policies" --sched "$sched" --json "$json.tmp" \
-		> "$out/seed-$seed.txt"
+		> "$out/seed-$seed.txt.tmp" || { rm -f "$out/seed-$seed.txt.tmp"; exit 1; }
+	mv "$out/seed-$seed.txt.tmp" "$out/seed-$seed.txt"
 	mv "$json.tmp" "$json"
 done
 
@@ -99,12 +106,14 @@ order = []
 first = None
 for seed in seeds:
     d = json.load(open("%s/seed-%d.json" % (out, seed)))
-    kind = ([r["policy"] for r in d["runs"]], sorted({r["workload"] for r in d["runs"]}))
+    # the machine too: --scale changes it, not the workload string
+    kind = ([r["policy"] for r in d["runs"]], sorted({r["workload"] for r in d["runs"]}),
+            d["machine"].get("mem_bytes"), d["machine"].get("cpus"))
     if first is None:
         first = (seed, kind)
     elif kind != first[1]:
-        sys.exit("mempower: seed-spread.sh: seed-%d.json and seed-%d.json differ in policies "
-                 "or workload: use a new OUTDIR for other options" % (seed, first[0]))
+        sys.exit("mempower: seed-spread.sh: seed-%d.json and seed-%d.json differ in policies, "
+                 "workload or machine: use a new OUTDIR for other options" % (seed, first[0]))
     for r in d["runs"]:
         if r["seed"] != seed:
             sys.exit("mempower: seed-spread.sh: seed-%d.json holds a run of seed %s" % (seed, r["seed"]))

@@ -17,6 +17,11 @@
 # Exit status 1 if any run failed.  The binary is the debug preset's
 # (ASan + UBSan), built first, or MPM_BIN.
 set -uo pipefail
+# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
+# directory: resolve them before moving to the repository root.
+caller=$PWD
+abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
+case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
 cd "$(dirname "$0")/.."
 
 RUNS=${1:-100}
@@ -24,6 +29,10 @@ SEED=${2:-1}
 TIMEOUT=${3:-300}
 for n in "$RUNS" "$SEED" "$TIMEOUT"; do
 	[[ "$n" =~ ^[0-9]+$ ]] || { echo "usage: scripts/soak.sh [RUNS] [SEED] [TIMEOUT]" >&2; exit 2; }
+done
+# timeout 0 would mean no limit at all
+for n in "$RUNS" "$TIMEOUT"; do
+	[ "$n" -gt 0 ] || { echo "usage: scripts/soak.sh [RUNS] [SEED] [TIMEOUT]: RUNS and TIMEOUT must be above 0" >&2; exit 2; }
 done
 if [ -n "${MPM_BIN:-}" ]; then
 	BIN=$MPM_BIN

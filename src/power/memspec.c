@@ -344,6 +344,14 @@ int mpm_power_policy_parse(const char *s, struct mpm_power_policy *p,
 		else if (v > policy_max(kv))
 			return bad(err, errlen, "--power-policy: %s=%s is out of range (at most %g)",
 				   kv, eq, policy_max(kv));
+		/*
+		 * A self-refresh timer of 0 would enter at once, but idle_gap()
+		 * tells an entry from a stay by the age being below the timer,
+		 * and none is below 0: every entry's REF would go uncharged.
+		 */
+		if (!strcmp(kv, "sr") && v == 0)
+			return bad(err, errlen, "--power-policy: sr=0: the self-refresh timer must be "
+				   "above 0 tREFI (or off)");
 		if (!strcmp(kv, "pd"))
 			p->pd_timer_clk = v;
 		else if (!strcmp(kv, "sr"))

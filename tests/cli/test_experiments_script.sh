@@ -23,10 +23,25 @@ expect "[ $rc -eq 0 ] && [ \"\$out\" = \"\$(cat '$TMP/o/pagetest.txt')\" ]" \
 expect "head -c 100 '$TMP/o/pagetest.json' | grep -q '\"schema\": \"mempower.result/1\"'" \
 	"experiments.sh: pagetest.json is not a mempower.result/1 document"
 
-# --quick leaves the full-scale runs out (checked with --only, to stay short)
-MPM_BIN="$MPM" timeout 60 "$SCRIPT" "$TMP/q" --quick --only cl-1 2>/dev/null
-expect "[ $? -eq 0 ] && [ ! -e '$TMP/q/cl-1.txt' ] && [ ! -s '$TMP/q/times' ]" \
-	"experiments.sh --quick ran cl-1"
+# OUTDIR relative to the caller's directory, not the repository's
+(cd "$TMP" && MPM_BIN="$MPM" timeout 300 "$SCRIPT" rel --only pagetest 2>/dev/null)
+expect "[ $? -eq 0 ] && [ -s '$TMP/rel/pagetest.txt' ]" "experiments.sh rel: not in the caller's directory"
+# a failed build stops the script: it does not run an old binary
+mkdir -p "$TMP/fake"
+printf '#!/bin/sh\nexit 1\n' >"$TMP/fake/cmake"
+chmod +x "$TMP/fake/cmake"
+PATH="$TMP/fake:$PATH" MPM_BUILD_DIR="$TMP/b" timeout 60 "$SCRIPT" "$TMP/f" --only pagetest 2>/dev/null
+expect "[ $? -ne 0 ] && [ ! -e '$TMP/f/pagetest.txt' ]" "experiments.sh went on after a failed build"
+
+# --quick leaves the full-scale runs out (checked with --only, to stay
+# short): with only cl-1 named nothing is left to run, which is refused,
+# and so is a name that is no step
+MPM_BIN="$MPM" timeout 60 "$SCRIPT" "$TMP/q" --quick --only cl-1 2>"$TMP/q.err"
+expect "[ $? -eq 2 ] && [ ! -e '$TMP/q/cl-1.txt' ] && grep -q 'nothing to run' '$TMP/q.err'" \
+	"experiments.sh --quick --only cl-1: $(cat "$TMP/q.err")"
+MPM_BIN="$MPM" timeout 60 "$SCRIPT" "$TMP/q" --only pagetest,typo-name 2>"$TMP/q.err"
+expect "[ $? -eq 2 ] && [ ! -e '$TMP/q/pagetest.txt' ] && grep -q 'only typo-name: no such step' '$TMP/q.err'" \
+	"experiments.sh --only typo-name: $(cat "$TMP/q.err")"
 
 # usage errors: exit 2 and the usage line
 for args in "" "$TMP/u --bogus" "$TMP/u --only"; do

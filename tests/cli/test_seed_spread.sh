@@ -80,7 +80,7 @@ expect "cmp -s <(norm '$O/seed-2.json') <(norm '$TMP/j-2.json')" \
 	"seed-spread.sh: seed 2 rerun differs"
 # a seed run with other options is refused in the summary, not mixed in
 run_script "$SCRIPT" "$O" --seeds 1-3 --jitter 0.1 --scale 0.02 --policies mainline,full
-expect "[ $rc -eq 1 ] && grep -q 'differ in policies or workload' <<<\"\$err\"" \
+expect "[ $rc -eq 1 ] && grep -q 'differ in policies, workload or machine' <<<\"\$err\"" \
 	"seed-spread.sh: mixed options: exit $rc ($err)"
 
 # usage errors: exit 2 and a message

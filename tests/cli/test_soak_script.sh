@@ -41,6 +41,10 @@ rm -f "$TMP/log"
 soak ok 5 43
 expect "! cmp -s '$TMP/log' '$TMP/log1'" "soak.sh: seeds 42 and 43 drew the same runs"
 
+# TIMEOUT 0 would be no limit (timeout 0 never fires): refused
+timeout 20 "$SCRIPT" 1 1 0 >/dev/null 2>&1
+expect "[ $? -eq 2 ]" "soak.sh with TIMEOUT 0 was not refused"
+
 soak refuse 2 1
 expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'0 passed, 2 refused, 0 failed'* ]]" \
 	"soak.sh refuse: exit $rc, $out"

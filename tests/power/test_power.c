@@ -649,6 +649,9 @@ static void test_policy_parse(void)
 	     *bad; bad++)
 		CHECK(mpm_power_policy_parse(*bad, &p, err, sizeof(err)) &&
 		      strstr(err, "malformed value"));
+	CHECK(mpm_power_policy_parse("sr=0", &p, err, sizeof(err)) &&
+	      strstr(err, "sr=0: the self-refresh timer must be above 0"));
+	CHECK(!mpm_power_policy_parse("sr=0.001", &p, err, sizeof(err)) && p.sr_timer_refi == 0.001);
 	CHECK(!mpm_power_policy_parse("kernel_hz=1e5,cpu_w=.5", &p, err, sizeof(err)) &&
 	      p.kernel_hz == 1e5 && p.cpu_w == 0.5);
 	CHECK(mpm_power_policy_parse("poweroff=2", &p, err, sizeof(err)) && strstr(err, "out of range"));
