@@ -14,6 +14,10 @@ cd "$(dirname "$0")/.."
 
 TARGET=${1:?usage: scripts/fuzz.sh machine_json|run_options|layout|power [SECONDS] [libFuzzer options]}
 SECONDS_MAX=${2:-300}
+# a libFuzzer option in SECONDS' place would become -max_total_time=-runs=...
+case $SECONDS_MAX in
+'' | *[!0-9]* | 0) echo "fuzz.sh: SECONDS '$SECONDS_MAX' is not a positive number (options come after it)" >&2; exit 2 ;;
+esac
 shift $(($# < 2 ? $# : 2))
 [ -f "tests/fuzz/fuzz_$TARGET.c" ] || { echo "fuzz.sh: no target '$TARGET'" >&2; exit 2; }
 

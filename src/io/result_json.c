@@ -282,6 +282,7 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 	SET(pol, "sr_timer_refi", json_real(p->policy.sr_timer_refi));
 	SET(pol, "poweroff", json_boolean(p->policy.poweroff));
 	SET(pol, "force", json_boolean(p->policy.force));
+	SET(pol, "poweron_us", json_real(p->policy.poweron_s * 1e6));
 	SET(pol, "kernel_hz", json_real(p->policy.kernel_hz));
 	SET(pol, "cpu_w", json_real(p->policy.cpu_w));
 	SET(pol, "regions_per_domain", U64(p->policy.group));

@@ -91,6 +91,8 @@ expect "cmp -s <(strip_host '$TMP/a.json') <(strip_host '$TMP/i1000.json')" \
 	"interval_ms=1000 is not the default"
 run_mpm "${W[@]}" --json "$TMP/i10.json" --power-policy interval_ms=10
 expect "[ $rc -eq 0 ] && grep -Eq '\"interval_ms\": 10,?$' '$TMP/i10.json'" "interval_ms=10 not in the JSON"
+expect "grep -Eq '\"poweron_us\": 700(\\.0)?,?$' '$TMP/i10.json'" "the controller lacks poweron_us"
+
 i10=$(python3 -c 'import json, sys
 a, b = (json.load(open(f))["runs"][0]["power"] for f in sys.argv[1:3])
 for d in b["per_domain"]:
