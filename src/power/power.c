@@ -262,7 +262,13 @@ static void set_timers(const struct mpm_power_result *r, struct timers *tm)
 	 */
 	if (p->pd_timer_clk + r->spec.xp + r->spec.rfc >= r->spec.refi)
 		tm->pd = INFINITY;
-	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) && pd_saves ? pd_w : stby_w))
+	/*
+	 * Self-refresh is weighed against the state it follows: power-down if
+	 * that comes first and saves, standby otherwise (also when the
+	 * self-refresh timer is the shorter one, and power-down never comes).
+	 */
+	if (!p->force && r->dev.sr_w >= (isfinite(tm->pd) && pd_saves && tm->pd < tm->sr ?
+					 pd_w : stby_w))
 		tm->sr = INFINITY;
 	if (!pd_saves)
 		tm->pd = tm->sr;	/* straight from standby to self-refresh, or neither */

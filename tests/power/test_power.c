@@ -547,6 +547,24 @@ static void test_useless_state_skipped(void)
 	CHECK_NEAR(r.state_s[MPM_PS_PRE_PD], 3.0);
 	mpm_power_result_fini(&r);
 
+	/*
+	 * A self-refresh timer shorter than the power-down one: power-down is
+	 * never reached, so self-refresh is weighed against standby, which it
+	 * beats on DDR4 too (it was weighed against power-down, and skipped).
+	 */
+	{
+		struct mpm_power_policy early;
+		char err[200];
+
+		mpm_power_policy_default(&early);
+		REQUIRE(!mpm_power_policy_parse("pd=1000,sr=0.01", &early, err, sizeof(err)));
+		REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr4-2400"), &early, &r));
+		CHECK(isfinite(r.sr_after_s));
+		CHECK(r.state_s[MPM_PS_PRE_PD] == 0);
+		CHECK(r.state_s[MPM_PS_SR] > 2.9);
+		mpm_power_result_fini(&r);
+	}
+
 	/* force=1: the timers alone decide, self-refresh costs more here */
 	{
 		char err[200];
