@@ -10,8 +10,10 @@
 #   scripts/experiments.sh OUTDIR [--quick] [--only NAME[,NAME...]]
 #
 # --quick skips the full-scale runs (the rest takes about twelve minutes; all
-# of it about 115 minutes on 2 CPUs).  Builds the release preset unless MPM_BIN
-# names a binary.  Seed 1, as the docs, but for the seed-spread sweeps.
+# of it about 115 minutes on 2 CPUs).  --only runs the named steps (each
+# name must be one; a selection that leaves nothing to run is refused).
+# Builds the release preset unless MPM_BIN names a binary.  Seed 1, as the
+# docs, but for the seed-spread sweeps.
 set -euo pipefail
 # Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
 # directory: resolve them before moving to the repository root.
