@@ -117,7 +117,7 @@ static int validate(struct job *j, bool stats)
 				    "invalid duration '%s' (expected seconds, 0..%.0f)",
 				    j->o.duration, MPM_MAX_DURATION);
 	/* the kernel model samples, and so ends, on whole virtual seconds */
-	if (c->workload.kind > MPM_WORKLOAD_CHURN && c->duration != floor(c->duration))
+	if (mpm_workload_is_kernel_model(c->workload.kind) && c->duration != floor(c->duration))
 		return mpm_cli_fail(MPM_EXIT_FAIL,
 				    "invalid duration '%s' for workload %s (expected whole seconds)",
 				    j->o.duration, w);

@@ -100,6 +100,8 @@ int mpm_cmd_power(int argc, char **argv)
 	char err[320];
 
 	for (int i = 1; i < argc; i++) {
+		const char *eq;
+
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: mempower power --list [--memspec NAME|FILE.json]\n"
 			       "  --list     print the memspec's currents, timings and what each\n"
@@ -115,11 +117,10 @@ int mpm_cmd_power(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--memspec")) {
 			if (!(name = mpm_next_value(argc, argv, &i)))
 				return mpm_cli_fail(MPM_EXIT_USAGE, "power: option '--memspec' needs a value");
-		} else if (strchr(argv[i], '=') &&
-			   mpm_cli_is_flag(argv[i], (size_t)(strchr(argv[i], '=') - argv[i]),
-					   "--list", "--help", "-h")) {
+		} else if ((eq = strchr(argv[i], '=')) &&
+			   mpm_cli_is_flag(argv[i], (size_t)(eq - argv[i]), "--list", "--help", "-h")) {
 			return mpm_cli_fail(MPM_EXIT_USAGE, "power: option '%.*s' takes no value",
-					    (int)(strchr(argv[i], '=') - argv[i]), argv[i]);
+					    (int)(eq - argv[i]), argv[i]);
 		} else {
 			return mpm_cli_fail(MPM_EXIT_USAGE, "power: unknown %s '%s' (see mempower power --help)",
 					    argv[i][0] == '-' ? "option" : "argument", argv[i]);

@@ -17,11 +17,8 @@
 # checks that both produce the same results (JSON without "host"), and
 # exits 1 after the timings when they do not.
 set -euo pipefail
-# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
-# directory: resolve them before moving to the repository root.
-caller=$PWD
-abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
-case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
+# shellcheck source=scripts/mpm-bin.bash
+source "$(dirname "$0")/mpm-bin.bash"	# before the cd: it notes the caller's directory
 cd "$(dirname "$0")/.."
 
 scales="0.125,1" runs=3 policies=mainline against="" differ=0
@@ -30,14 +27,12 @@ while [ $# -gt 0 ]; do
 	--scale) scales="$2"; shift 2 ;;
 	--runs) runs="$2"; shift 2 ;;
 	--policies) policies="$2"; shift 2 ;;
-	--against) against=$(abspath "$2"); shift 2 ;;
+	--against) against=$(mpm_abspath "$2"); shift 2 ;;
 	*) echo "mempower: bench-sim.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 case "$runs" in ''|*[!0-9]*|0) echo "mempower: bench-sim.sh: --runs $runs (expected a positive count)" >&2; exit 2 ;; esac
 
-# shellcheck source=scripts/mpm-bin.bash
-source scripts/mpm-bin.bash
 bin=$(mpm_bin)
 if [ -n "$against" ] && [ ! -x "$against" ]; then
 	echo "mempower: bench-sim.sh: --against $against is not an executable" >&2

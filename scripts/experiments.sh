@@ -15,11 +15,8 @@
 # Builds the release preset unless MPM_BIN names a binary.  Seed 1, as the
 # docs, but for the seed-spread sweeps.
 set -euo pipefail
-# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
-# directory: resolve them before moving to the repository root.
-caller=$PWD
-abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
-case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
+# shellcheck source=scripts/mpm-bin.bash
+source "$(dirname "$0")/mpm-bin.bash"	# before the cd: it notes the caller's directory
 cd "$(dirname "$0")/.."
 
 usage() {
@@ -28,7 +25,7 @@ usage() {
 }
 
 [ $# -ge 1 ] || usage
-out=$(abspath "$1")
+out=$(mpm_abspath "$1")
 shift
 quick=0 only=""
 while [ $# -gt 0 ]; do
@@ -157,8 +154,6 @@ done
 	exit 2
 }
 
-# shellcheck source=scripts/mpm-bin.bash
-source scripts/mpm-bin.bash
 bin=$(mpm_bin)
 mkdir -p "$out"
 : > "$out/commands"

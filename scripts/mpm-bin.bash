@@ -1,6 +1,19 @@
 # SPDX-License-Identifier: MIT
 # Sourced by the scripts that run the mempower binary (bench.sh,
-# bench-sim.sh, experiments.sh); .bash so that nothing runs it by itself.
+# bench-sim.sh, experiments.sh, seed-spread.sh, soak.sh); .bash so that
+# nothing runs it by itself.
+#
+# Relative paths a script is given (OUTDIR, MPM_BIN, --against) name files
+# from the caller's directory: a script sources this file before it moves
+# to the repository root, and resolves them with mpm_abspath.
+mpm_caller=$PWD
+mpm_abspath() {
+	case $1 in
+	/* | "") printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$mpm_caller/$1" ;;
+	esac
+}
+case ${MPM_BIN:-} in */*) MPM_BIN=$(mpm_abspath "$MPM_BIN") ;; esac
 #
 # mpm_bin prints the binary to run: MPM_BIN if set (no build); else a
 # Release build in MPM_BUILD_DIR if set; else the release preset's

@@ -24,11 +24,8 @@
 # refuses files whose workload or policies differ (use a new OUTDIR for
 # other options).  Builds the release preset unless MPM_BIN names a binary.
 set -euo pipefail
-# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
-# directory: resolve them before moving to the repository root.
-caller=$PWD
-abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
-case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
+# shellcheck source=scripts/mpm-bin.bash
+source "$(dirname "$0")/mpm-bin.bash"	# before the cd: it notes the caller's directory
 cd "$(dirname "$0")/.."
 
 usage() {
@@ -37,7 +34,7 @@ usage() {
 }
 
 [ $# -ge 1 ] || usage
-out=$(abspath "$1")
+out=$(mpm_abspath "$1")
 shift
 seeds=1-5 jitter=0.05 scale=1 thp=never policies=mainline,sorted,split,full sched=rr
 while [ $# -gt 0 ]; do
@@ -77,8 +74,6 @@ for s in $list; do
 done
 list=$norm
 
-# shellcheck source=scripts/mpm-bin.bash
-source scripts/mpm-bin.bash
 bin=$(mpm_bin)
 mkdir -p "$out"
 

@@ -17,11 +17,8 @@
 # Exit status 1 if any run failed.  The binary is the debug preset's
 # (ASan + UBSan), built first, or MPM_BIN.
 set -uo pipefail
-# Relative paths (OUTDIR, MPM_BIN, --against) name files from the caller's
-# directory: resolve them before moving to the repository root.
-caller=$PWD
-abspath() { case $1 in /* | "") printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
-case ${MPM_BIN:-} in */*) MPM_BIN=$(abspath "$MPM_BIN") ;; esac
+# shellcheck source=scripts/mpm-bin.bash
+source "$(dirname "$0")/mpm-bin.bash"	# before the cd: it notes the caller's directory
 cd "$(dirname "$0")/.."
 
 RUNS=${1:-100}

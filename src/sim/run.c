@@ -586,13 +586,13 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	memset(run, 0, sizeof(*run));
 	run->cfg = cfg;
 	/* drive_ksim() steps and samples whole seconds: 1.5 would run 2 */
-	if (cfg->workload.kind > MPM_WORKLOAD_CHURN && cfg->duration != floor(cfg->duration)) {
+	if (mpm_workload_is_kernel_model(cfg->workload.kind) &&
+	    cfg->duration != floor(cfg->duration)) {
 		snprintf(err, errlen, "duration %g: a kernel-model workload runs whole seconds",
 			 cfg->duration);
 		return -1;
 	}
-	if (pricing_interval_ns(cfg) < NSEC_PER_SEC && (cfg->workload.kind == MPM_WORKLOAD_NONE ||
-							cfg->workload.kind == MPM_WORKLOAD_CHURN)) {
+	if (pricing_interval_ns(cfg) < NSEC_PER_SEC && !mpm_workload_is_kernel_model(cfg->workload.kind)) {
 		/* they are sampled, and priced, once a second (drive_churn) */
 		snprintf(err, errlen, "--power-policy interval_ms: workload %s is priced per second "
 			 "only (the kernel-model workloads take interval_ms)",
@@ -623,11 +623,7 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		return -1;
 	if (take_sample_idle_or_churn(run, err, errlen))
 		return -1;
-	if ((cfg->workload.kind == MPM_WORKLOAD_EBIZZY ||
-	     cfg->workload.kind == MPM_WORKLOAD_PAGETEST ||
-	     cfg->workload.kind == MPM_WORKLOAD_KERNBENCH ||
-	     cfg->workload.kind == MPM_WORKLOAD_PAGECACHE) &&
-	    drive_ksim(run, err, errlen))
+	if (mpm_workload_is_kernel_model(cfg->workload.kind) && drive_ksim(run, err, errlen))
 		return -1;
 	run->free_regions_end = mpm_free_regions(run->m);
 	note_free_regions(run);		/* the end too: a run of no quantum */

@@ -108,6 +108,16 @@ struct mpm_workload {
 int mpm_sched_parse(const char *val, bool *cfs);
 
 /* 0 on success; -1 with a one-line reason in @err. */
+/*
+ * ebizzy, pagetest, kernbench and pagecache run on the kernel model (ksim),
+ * which is stepped, sampled and priced second by second; none and churn
+ * drive the allocator directly.
+ */
+static inline bool mpm_workload_is_kernel_model(enum mpm_workload_kind kind)
+{
+	return kind != MPM_WORKLOAD_NONE && kind != MPM_WORKLOAD_CHURN;
+}
+
 int mpm_workload_parse(const char *s, struct mpm_workload *w,
 		       char *err, size_t errlen);
 
