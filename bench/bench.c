@@ -246,13 +246,19 @@ static int add_size(struct bench_opts *opt, const char *s)
 	uint64_t bytes;
 
 	if (mpm_parse_size(s, &bytes, err, sizeof(err))) {
-		bench_err("bad size '%s': %s", s, err);
+		bench_err("bad size '%s': %s%s", s, err, MPM_ERR_CUT(err));
 		return 1;
 	}
 	if (bytes % MPM_PAGE_SIZE || bytes < BENCH_MIN_BYTES || bytes > BENCH_MAX_BYTES) {
 		bench_err("bad size '%s': want a multiple of 4K between 4M and 1T", s);
 		return 1;
 	}
+	/* the same instance twice would only print its rows and bars twice */
+	for (unsigned int i = 0; i < opt->nr_sizes; i++)
+		if (opt->sizes[i] == bytes) {
+			bench_err("size '%s' given twice", s);
+			return 1;
+		}
 	if (opt->nr_sizes == BENCH_MAX_SIZES) {
 		bench_err("at most %d sizes", BENCH_MAX_SIZES);
 		return 1;
@@ -275,6 +281,11 @@ static int add_policy(struct bench_opts *opt, const char *name)
 		bench_err("unknown policy '%s'", name);
 		return 1;
 	}
+	for (unsigned int i = 1; i < opt->nr_allocs; i++)
+		if (opt->allocs[i].features == features) {
+			bench_err("policy '%s' given twice", name);
+			return 1;
+		}
 	if (opt->nr_allocs == BENCH_MAX_ALLOCS) {
 		bench_err("at most %d policies", BENCH_MAX_ALLOCS - 1);
 		return 1;
@@ -433,7 +444,7 @@ static void *instance_create(const struct alloc_desc *a, uint64_t npages)
 	}
 	m = mpm_machine_create(&spec, err, sizeof(err));
 	if (!m)
-		bench_err("%s: cannot build the machine: %s", a->name, err);
+		bench_err("%s: cannot build the machine: %s%s", a->name, err, MPM_ERR_CUT(err));
 	return m;
 }
 
@@ -761,9 +772,10 @@ static int check_memory(const struct bench_opts *opt)
 					err, sizeof(err));
 
 		if (r < 0)
-			bench_err("%s", err);
+			bench_err("%s%s", err, MPM_ERR_CUT(err));
 		else if (r > 0)
-			bench_err("size %s %s", mpm_format_size(opt->sizes[i], sz, sizeof(sz)), err);
+			bench_err("size %s %s%s", mpm_format_size(opt->sizes[i], sz, sizeof(sz)), err,
+				  MPM_ERR_CUT(err));
 		if (r)
 			return 1;
 	}
@@ -1106,7 +1118,7 @@ static int write_json(struct bench_opts *opt, const struct bench_result *res,
 	/* the user's file is emptied only once there is a result to put in it */
 	if (mpm_output_start(&opt->json_out, err, sizeof(err))) {
 		json_decref(root);
-		bench_err("%s", err);
+		bench_err("%s%s", err, MPM_ERR_CUT(err));
 		return 1;
 	}
 	ret = json_dumpf(root, opt->json_out.f, JSON_INDENT(2)) ||
@@ -1189,7 +1201,7 @@ int mpm_bench_main(int argc, char **argv)
 	opt.progress = isatty(STDERR_FILENO);
 	/* an unwritable --json fails now, not after minutes of runs */
 	if (mpm_output_open(&opt.json_out, opt.json, "JSON", err, sizeof(err))) {
-		bench_err("%s", err);
+		bench_err("%s%s", err, MPM_ERR_CUT(err));
 		return 1;
 	}
 	res = calloc((size_t)opt.nr_sizes * B_NR * opt.nr_allocs, sizeof(*res));

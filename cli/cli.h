@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "io/errline.h"
 #include "io/machine_spec.h"
 #include "io/output.h"
 #include "power/power.h"
@@ -67,13 +68,16 @@ int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 __attribute__((format(printf, 2, 3)))
 int mpm_cli_fail(int status, const char *fmt, ...);
 
+/* mpm_cli_fail(MPM_EXIT_FAIL) with the message a callee wrote into @err. */
+#define mpm_cli_fail_err(err)	mpm_cli_fail(MPM_EXIT_FAIL, "%s%s", err, MPM_ERR_CUT(err))
+
 /* mpm_output_open() and _start() (io/output.h): MPM_EXIT_FAIL after printing why. */
 static inline int mpm_cli_output_open(struct mpm_output *o, const char *path, const char *what)
 {
 	char err[PATH_MAX + 128];
 
 	return mpm_output_open(o, path, what, err, sizeof(err)) ?
-	       mpm_cli_fail(MPM_EXIT_FAIL, "%s", err) : MPM_EXIT_OK;
+	       mpm_cli_fail_err(err) : MPM_EXIT_OK;
 }
 
 /*
@@ -95,7 +99,7 @@ static inline int mpm_cli_output_start(struct mpm_output *o)
 {
 	char err[PATH_MAX + 128];
 
-	return mpm_output_start(o, err, sizeof(err)) ? mpm_cli_fail(MPM_EXIT_FAIL, "%s", err) :
+	return mpm_output_start(o, err, sizeof(err)) ? mpm_cli_fail_err(err) :
 						      MPM_EXIT_OK;
 }
 

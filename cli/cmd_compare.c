@@ -287,7 +287,8 @@ static int policy_variant_features(const char *label, unsigned long *f)
 				    label);
 	base = *f;
 	if (mpm_features_apply(list, f, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': %s", label, err);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s': %s%s", label, err,
+				    MPM_ERR_CUT(err));
 	valid = mpm_features_valid(*f);
 	lost = *f & ~base & ~valid;	/* added, but what it needs is not there */
 	if (lost) {
@@ -321,6 +322,12 @@ static int parse_policies(struct compare *c)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: policy '%s' given twice", p);
 		if (policy_variant_features(p, &f))
 			return MPM_EXIT_FAIL;
+		/* the same run twice: deterministic, so it would only cost time */
+		for (unsigned int i = 0; i < c->nr_policies; i++)
+			if (c->features[i] == f)
+				return mpm_cli_fail(MPM_EXIT_FAIL,
+						    "compare: policies '%s' and '%s' name one configuration",
+						    c->policy[i], p);
 		if (c->nr_policies == MAX_POLICIES)
 			return mpm_cli_fail(MPM_EXIT_FAIL, "compare: at most %d policies",
 					    MAX_POLICIES);
@@ -590,7 +597,8 @@ static void execute_one(struct executor *ex, unsigned int i, struct progress_arg
 	ex->t[i] = -1;
 	if (r && (ex->failed < 0 || (int)i < ex->failed)) {
 		ex->failed = (int)i;
-		snprintf(ex->err, sizeof(ex->err), "%s run: %s", c->cfg[i].policy, err);
+		snprintf(ex->err, sizeof(ex->err), "%s run: %s%s", c->cfg[i].policy, err,
+			 MPM_ERR_CUT(err));
 	}
 	pthread_mutex_unlock(&ex->lock);
 }
@@ -649,7 +657,7 @@ static int execute(struct compare *c)
 	if (ex->tty)
 		fputs("\r\033[K", stderr);
 	if (ex->failed >= 0)
-		r = mpm_cli_fail(MPM_EXIT_FAIL, "%s", ex->err);
+		r = mpm_cli_fail_err(ex->err);
 	pthread_mutex_destroy(&ex->lock);
 	free(ex);
 	return r;
@@ -998,7 +1006,7 @@ static int finish(struct compare *c, bool cover)
 	if (mpm_cli_output_start(&c->json_out) || mpm_cli_output_start(&c->csv_out))
 		return MPM_EXIT_FAIL;
 	if (c->json_out.f && mpm_result_write_json(c->json_out.f, &in, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	if (c->csv_out.f && write_csv(c))
 		return mpm_cli_fail(MPM_EXIT_FAIL, "cannot write CSV file '%s'", c->csv);
 	return 0;

@@ -45,7 +45,7 @@ static int set_policy(struct job *j)
 		char err[320];
 
 		if (j->o.features && mpm_features_apply(j->o.features, &features, err, sizeof(err)))
-			return mpm_cli_fail(MPM_EXIT_FAIL, "--features: %s", err);
+			return mpm_cli_fail(MPM_EXIT_FAIL, "--features: %s%s", err, MPM_ERR_CUT(err));
 		j->spec.spec.features = features;
 		return 0;
 	}
@@ -105,11 +105,11 @@ static int validate(struct job *j, bool stats)
 	if (stats && parse_stats_format(j))
 		return MPM_EXIT_FAIL;
 	if (mpm_machine_spec_build(&j->o.machine, &j->spec, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	if (set_policy(j))
 		return MPM_EXIT_FAIL;
 	if (mpm_workload_parse(w, &c->workload, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	c->workload_str = w;
 	c->duration = DEFAULT_DURATION;
 	if (j->o.duration && parse_duration(j->o.duration, &c->duration))
@@ -156,9 +156,11 @@ static int write_outputs(struct job *j)
 	char err[256];
 
 	if (j->json.f && mpm_result_write_json(j->json.f, &in, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: %s", j->json.path, err);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: %s%s", j->json.path, err,
+				    MPM_ERR_CUT(err));
 	if (j->csv.f && mpm_result_write_csv(j->csv.f, &j->run, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: %s", j->csv.path, err);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: %s%s", j->csv.path, err,
+				    MPM_ERR_CUT(err));
 	return 0;
 }
 
@@ -196,7 +198,7 @@ static int execute(struct job *j, bool stats)
 	if (j->cfg.progress)
 		fputs("\r\033[K", stderr);
 	if (r)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	if (mpm_cli_output_start(&j->json) || mpm_cli_output_start(&j->csv) || write_outputs(j))
 		return MPM_EXIT_FAIL;
 	if (stats)

@@ -20,9 +20,9 @@ int mpm_cli_runs_that_fit(const char *cmd, uint64_t per_run, unsigned int want,
 		*fit = want;
 	r = mpm_memory_fits(per_run, &budget, err, sizeof(err));
 	if (r < 0)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	if (r > 0)
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: the machine %s", cmd, err);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "%s: the machine %s%s", cmd, err, MPM_ERR_CUT(err));
 	n = budget ? budget / per_run : want;
 	if (fit && n < want)
 		*fit = (unsigned int)n;

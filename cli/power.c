@@ -15,10 +15,10 @@ int mpm_cli_power_setup(const char *memspec, const char *policy, struct mpm_mems
 	char err[320];
 
 	if (mpm_memspec_resolve(memspec ? memspec : MPM_DEFAULT_MEMSPEC, spec, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "--power: %s", err);
+		return mpm_cli_fail(MPM_EXIT_FAIL, "--power: %s%s", err, MPM_ERR_CUT(err));
 	mpm_power_policy_default(pol);
 	if (policy && mpm_power_policy_parse(policy, pol, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	return MPM_EXIT_OK;
 }
 
@@ -129,7 +129,7 @@ int mpm_cmd_power(int argc, char **argv)
 	if (!do_list)
 		return mpm_cli_fail(MPM_EXIT_USAGE, "power: nothing to do (give --list)");
 	if (mpm_memspec_resolve(name ? name : MPM_DEFAULT_MEMSPEC, &s, err, sizeof(err)))
-		return mpm_cli_fail(MPM_EXIT_FAIL, "%s", err);
+		return mpm_cli_fail_err(err);
 	list(&s);
 	return MPM_EXIT_OK;	/* main() reports a listing that did not reach stdout */
 }

@@ -10,6 +10,14 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+/*
+ * "..." after a message that a callee wrote into @err, an array, and cut
+ * to fit; "" otherwise.  The writers cut with snprintf(), so a message that
+ * fills the array was cut (or is exactly that long, which none is).
+ */
+#define MPM_ERR_CUT(err)	(strlen(err) + 1 >= sizeof(err) ? "..." : "")
 
 /* @prefix, the message with control bytes escaped, and one newline. */
 void mpm_verror_line(FILE *out, const char *prefix, const char *fmt, va_list ap)

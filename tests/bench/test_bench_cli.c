@@ -94,6 +94,11 @@ static void test_bad_input(void)
 	expect_error(ARGS("--runs", "five"), 1);
 	expect_error(ARGS("--ops", "0"), 1);
 	expect_error(ARGS("--bench", "mixed,nosuch"), 1);
+	/* one instance twice (kept tiny, should the check regress and it run) */
+	expect_error(ARGS("--size", "4M,4096K", "--bench", "pair_empty", "--ops", "1",
+			  "--runs", "1"), 1);
+	expect_error(ARGS("--size", "4M", "--policies", "sorted,mainline,sorted", "--bench",
+			  "pair_empty", "--ops", "1", "--runs", "1"), 1);
 }
 
 /*

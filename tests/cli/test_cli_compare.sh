@@ -229,7 +229,7 @@ expect_error 1 "policy 'full+': empty or overlong switch name" \
 expect_error 1 "unknown policy 'fast'" compare --experiment pagetest --policies fast+evac_drain
 expect_error 1 "unknown policy ''" compare --experiment pagetest --policies +evac_drain
 expect_error 1 "at most 8 policies" compare --experiment pagetest \
-	--policies mainline,sorted,split,full,full+evac_drain,full-evacuation,split-no_claim,sorted-region_bias,full-reclaim_clean
+	--policies mainline,sorted,split,full,full+evac_drain,full-no_claim,split-no_claim,sorted-region_bias,full-reclaim_clean
 expect_error 1 "is longer than 40 characters" compare --experiment pagetest \
 	--policies split+evacuation+evac_drain+evac_triggers+reclaim_clean
 expect_error 1 "compare: --ablation: more than 64 variants; name fewer policies" \
@@ -241,6 +241,10 @@ expect_error 1 "compare: --ablation runs 'full-evacuation' of its own: leave it 
 	compare --experiment pagetest --policies full,full-evacuation --ablation
 expect_error 1 "policy 'full+evac_drain' given twice" \
 	compare --experiment pagetest --policies full+evac_drain,full+evac_drain
+expect_error 1 "policies 'mainline' and 'mainline-sorted_freelists' name one configuration" \
+	compare --experiment pagetest --policies mainline,mainline-sorted_freelists
+expect_error 1 "policies 'split' and 'full-evacuation' name one configuration" \
+	compare --experiment pagetest --policies split,full-evacuation
 # features of a run's JSON, one line per run: "policy: a,b,c"
 run_features() {
 	python3 -c 'import json, sys

@@ -217,5 +217,9 @@ expect "grep -q mempower.result/1 '$TMP/std.txt' && [ \"\$(tail -n 1 '$TMP/std.t
 # run leaves none (the file it created stays, empty, as before)
 timeout -s INT 3 "$MPM" run --duration 100000 --json "$TMP/int.json" >/dev/null 2>&1
 expect "[ -z \"\$(ls '$TMP' | grep 'int.json.')\" ]" "an interrupted run left a temporary file"
+# a message cut to fit its buffer says so: a 700-byte machine path
+long="/nonexistent/$(printf 'a%.0s' $(seq 700))"
+expect_error 1 "malformed machine spec '/nonexistent/aaa" run --machine "$long"
+expect "[[ \"\$err\" == *'aaa...' ]]" "a cut message lacks its '...': ${err: -20}"
 
 finish
