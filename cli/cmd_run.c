@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "io/result_json.h"
+#include "sim/boot_reserve.h"
 #include "sim/size.h"
 #include "sim/workload.h"
 
@@ -111,6 +112,13 @@ static int validate(struct job *j, bool stats)
 	if (mpm_workload_parse(w, &c->workload, err, sizeof(err)))
 		return mpm_cli_fail_err(err);
 	c->workload_str = w;
+	/*
+	 * transparent_hugepage=always starts khugepaged, whose
+	 * set_recommended_min_free_kbytes raises min_free_kbytes (as compare
+	 * --thp always does for its machines)
+	 */
+	if (c->workload.thp)
+		j->spec.spec.min_free_kbytes = mpm_thp_min_free_kbytes(&j->spec.spec);
 	c->duration = DEFAULT_DURATION;
 	if (j->o.duration && parse_duration(j->o.duration, &c->duration))
 		return mpm_cli_fail(MPM_EXIT_FAIL,

@@ -194,7 +194,10 @@ static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int 
 
 /*
  * gfp_to_alloc_flags: min watermark; __GFP_HIGH (== ALLOC_HIGH) and
- * callers that cannot sleep may dig deeper.
+ * callers that cannot sleep may dig deeper; __GFP_MEMALLOC without
+ * __GFP_NOMEMALLOC may ignore the watermarks.  There is no task here, so
+ * the PF_MEMALLOC and TIF_MEMDIE routes to ALLOC_NO_WATERMARKS, and the
+ * rt_task route to ALLOC_HARDER, never apply.
  */
 static int gfp_to_alloc_flags(mpm_gfp_t gfp)
 {
@@ -206,7 +209,16 @@ static int gfp_to_alloc_flags(mpm_gfp_t gfp)
 			alloc_flags |= ALLOC_HARDER;
 		alloc_flags &= ~ALLOC_CPUSET;
 	}
+	if (!(gfp & MPM___GFP_NOMEMALLOC) && (gfp & MPM___GFP_MEMALLOC))
+		alloc_flags |= ALLOC_NO_WATERMARKS;
 	return alloc_flags;
+}
+
+/* node_zonelist: the zonelist @gfp allocates from on node @nid. */
+static inline struct zone **node_zonelist(const struct mpm_machine *m, unsigned int nid,
+					  mpm_gfp_t gfp)
+{
+	return m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
 }
 
 #define GFP_THISNODE	(MPM___GFP_THISNODE | MPM___GFP_NOWARN | MPM___GFP_NORETRY)
@@ -220,9 +232,21 @@ static uint64_t alloc_pages_slowpath(struct mpm_machine *m, mpm_gfp_t gfp,
 	ADD_ATOMIC(zl[0]->ev[ZEV_SLOWPATH], 1);
 	/* GFP_THISNODE callers fall back by themselves: no slow path. */
 	if ((gfp & GFP_THISNODE) != GFP_THISNODE) {
+		int alloc_flags = gfp_to_alloc_flags(gfp);
+
 		prepare_slowpath(m, gfp, order, zl, cpu);
 		pfn = get_page_from_freelist(m, gfp, order, zl,
-					     gfp_to_alloc_flags(gfp), migratetype, cpu);
+					     alloc_flags & ~ALLOC_NO_WATERMARKS, migratetype, cpu);
+		/*
+		 * __alloc_pages_high_priority: once more with no watermark, on
+		 * the zonelist of the cpu's node (the high-priority walk ignores
+		 * a caller's node).  Its __GFP_NOFAIL loop waits for memory that
+		 * nothing here would free meanwhile, so one walk decides.
+		 */
+		if (pfn == MPM_NO_PFN && (alloc_flags & ALLOC_NO_WATERMARKS))
+			pfn = get_page_from_freelist(m, gfp, order,
+						     node_zonelist(m, m->cpu_to_node[cpu], gfp),
+						     ALLOC_NO_WATERMARKS, migratetype, cpu);
 	}
 	if (pfn == MPM_NO_PFN)
 		ADD_ATOMIC(zl[0]->ev[ZEV_ALLOC_FAILURES], 1);
@@ -246,13 +270,6 @@ __alloc_pages_zonelist(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
 	if (unlikely(pfn == MPM_NO_PFN))
 		pfn = alloc_pages_slowpath(m, gfp, order, zl, migratetype, cpu);
 	return pfn;
-}
-
-/* node_zonelist: the zonelist @gfp allocates from on node @nid. */
-static inline struct zone **node_zonelist(const struct mpm_machine *m, unsigned int nid,
-					  mpm_gfp_t gfp)
-{
-	return m->node_data[nid].zonelists[!!(gfp & MPM___GFP_THISNODE)][gfp_zone(gfp)].zones;
 }
 
 size_t mpm_zonelist_zones(const struct mpm_machine *m, mpm_gfp_t gfp, unsigned int cpu,

@@ -72,15 +72,21 @@ static const char *const vm_event_text[] = {
 
 enum { EV_PGALLOC_DMA = 4, EV_PGFREE = 8 };
 
+/* The zone counter as kept, possibly negative (NR_ALLOC_BATCH carries debt). */
+static long zone_page_state_raw(const struct zone *z, unsigned int item)
+{
+	if (item == NR_FREE_PAGES_ITEM)
+		return READ_ONCE(((struct zone *)z)->vm_free_pages);
+	if (item == NR_ALLOC_BATCH_ITEM)
+		return READ_ONCE(((struct zone *)z)->vm_alloc_batch);
+	return 0;
+}
+
 /* zone_page_state(): the zone counter, negative drift clamped to 0. */
 static unsigned long zone_page_state(const struct zone *z, unsigned int item)
 {
-	long x = 0;
+	long x = zone_page_state_raw(z, item);
 
-	if (item == NR_FREE_PAGES_ITEM)
-		x = READ_ONCE(((struct zone *)z)->vm_free_pages);
-	else if (item == NR_ALLOC_BATCH_ITEM)
-		x = READ_ONCE(((struct zone *)z)->vm_alloc_batch);
 	return x < 0 ? 0 : (unsigned long)x;
 }
 
@@ -93,9 +99,17 @@ static uint64_t zone_pgalloc_sum(const struct mpm_machine *m, const struct zone 
 	return n;
 }
 
+/*
+ * PGFREE: the frees of every cpu, and the zone's boot frees.  3.12's
+ * free_all_bootmem frees each managed page through __free_pages_bootmem ->
+ * __free_pages, whose __free_pages_ok and free_hot_cold_page count PGFREE,
+ * so a freshly booted kernel shows pgfree equal to its managed pages.  The
+ * boot frees are not in the pcp counts, whose difference is the pages
+ * allocated (pcp_pgalloc - pcp_pgfree).
+ */
 static uint64_t zone_pgfree_sum(const struct mpm_machine *m, const struct zone *z)
 {
-	uint64_t n = 0;
+	uint64_t n = z->managed_pages;
 
 	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
 		n += pcp_pgfree(&z->pageset[cpu]);
@@ -310,20 +324,29 @@ static void dirty_limits(const struct mpm_machine *m, unsigned long free_pages,
 
 void mpm_print_vmstat(const struct mpm_machine *m, FILE *out)
 {
-	unsigned long zone_items[NR_ZONE_STAT_ITEMS] = { 0 };
+	long global[NR_ZONE_STAT_ITEMS] = { 0 };
+	unsigned long zone_items[NR_ZONE_STAT_ITEMS];
 	uint64_t events[NR_VM_EVENTS] = { 0 };
 	unsigned long dirty, background;
 
+	/*
+	 * global_page_state(): vm_stat[] takes every zone's folds, so it is the
+	 * sum of the zones' own values, clamped once; a zone whose fair-zone
+	 * batch is overdrawn (negative) lowers the total, where clamping each
+	 * zone first would not.
+	 */
 	for (unsigned int i = 0; i < m->nr_zones; i++) {
 		const struct zone *z = &m->zones[i];
 
 		for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++)
-			zone_items[it] += zone_page_state(z, it);
+			global[it] += zone_page_state_raw(z, it);
 		events[EV_PGALLOC_DMA + z->type] += zone_pgalloc_sum(m, z);
 		events[EV_PGFREE] += zone_pgfree_sum(m, z);
 	}
-	for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++)
+	for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++) {
+		zone_items[it] = global[it] < 0 ? 0 : (unsigned long)global[it];
 		fprintf(out, "%s %lu\n", zone_stat_text[it], zone_items[it]);
+	}
 	dirty_limits(m, zone_items[NR_FREE_PAGES_ITEM], &dirty, &background);
 	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
 	fprintf(out, "nr_dirty_background_threshold %lu\n", background);

@@ -144,5 +144,16 @@ run_mpm stats --machine 1G --region-size 64M --duration 1 --format all
 for what in 'Page block order: 10' 'Number of blocks type' 'pages free' 'nr_free_pages'; do
 	expect "[[ \"\$out\" == *'$what'* ]]" "stats --format all lacks '$what'"
 done
+# thp=always raises min_free_kbytes (set_recommended_min_free_kbytes), as
+# compare --thp always does: DMA32's min watermark of a 2G machine, in pages
+dma32_min() {
+	run_mpm stats --machine 2G --workload "pagetest:size=8M,thp=$1" --format zoneinfo
+	printf '%s\n' "$out" | awk '/zone +DMA32/ { z = 1 } z && $1 == "min" { print $2; exit }'
+}
+min_never=$(dma32_min never)
+min_always=$(dma32_min always)
+# 1024 × 2 zones × (2 + 3 × 3) pages of 4 KiB, DMA32's share of it
+expect "[ \"$min_never\" -gt 0 ] && [ \"$min_always\" -gt \$((10 * min_never)) ]" \
+	"thp=always left min_free_kbytes alone: DMA32 min $min_never, with THP $min_always"
 
 finish

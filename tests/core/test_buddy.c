@@ -326,6 +326,37 @@ static void test_reserve_is_last_resort(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * __GFP_MEMALLOC (without __GFP_NOMEMALLOC) takes ALLOC_NO_WATERMARKS: when
+ * the min watermark stops an allocation, __alloc_pages_high_priority walks
+ * once more with no watermark, down to the last free page.
+ */
+static void test_memalloc_ignores_watermarks(void)
+{
+	const mpm_gfp_t memalloc = MPM_GFP_KERNEL | MPM___GFP_MEMALLOC;
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint64_t n = 0;
+
+	tm_flat(&t, 0, 8192, 1);	/* min watermark 181 pages */
+	m = tm_create(&t);
+	while (mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, 0) != MPM_NO_PFN)
+		;
+	mpm_drain_all_pages(m);
+	CHECK(mpm_zone_info_free(m) >= 181);
+	/* __GFP_NOMEMALLOC wins, as in gfp_to_alloc_flags */
+	CHECK(mpm_alloc_pages(m, memalloc | MPM___GFP_NOMEMALLOC, 0, 0) == MPM_NO_PFN);
+	while (mpm_alloc_pages(m, memalloc, 0, 0) != MPM_NO_PFN)
+		n++;
+	CHECK(n >= 181);
+	mpm_drain_all_pages(m);
+	while (mpm_alloc_pages(m, memalloc, 0, 0) != MPM_NO_PFN)
+		;
+	CHECK_EQ_U(mpm_zone_info_free(m), 0);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 static void test_watermark_and_lowmem_reserve(void)
 {
 	struct test_machine t;
@@ -642,6 +673,7 @@ int main(void)
 	test_fallback_remainder_loaned();
 	test_fallback_reclaimable_moves_and_claims();
 	test_reserve_is_last_resort();
+	test_memalloc_ignores_watermarks();
 	test_watermark_and_lowmem_reserve();
 	test_fair_zone_policy_spreads_over_nodes();
 	test_remote_pcp_expiry();

@@ -13,6 +13,7 @@
  * (test_region_sums), and with the chunked counting fallback.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "machines.h"
 #include "mmzone.h"
@@ -491,6 +492,59 @@ static void test_region_chunks(struct mpm_machine *m)
 	free(pt2);
 }
 
+/* The value of the /proc/vmstat line @key in @text, or -1. */
+static long long vmstat_value(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, len) && p[len] == ' ')
+			return strtoll(p + len + 1, NULL, 10);
+	return -1;
+}
+
+/*
+ * /proc/vmstat's global items against the zones': nr_alloc_batch is the sum
+ * of the zones' batches clamped once (global_page_state), so a zone
+ * overdrawn by a large allocation lowers it; pgfree counts the boot frees
+ * of free_all_bootmem, one per managed page, and the frees since.
+ */
+static void test_vmstat_globals(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	long long batch = 0, managed = 0;
+	char *text;
+	uint64_t pfn;
+
+	/* two 1 GiB zones: an order-9 allocation overdraws Normal's batch */
+	tm_small_pc(&t, MPM_ZONE_DMA32, MPM_ZONE_NORMAL, 262144, 524288, 18);
+	t.spec.nr_cpus = 1;
+	m = tm_create(&t);
+	text = print_str(m, mpm_print_vmstat, NULL);
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		managed += (long long)m->zones[i].managed_pages;
+	CHECK(managed > 0);
+	CHECK_EQ_U(vmstat_value(text, "pgfree"), managed);
+	free(text);
+
+	pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 9, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		batch += m->zones[i].vm_alloc_batch;
+	CHECK(m->zones[1].vm_alloc_batch < 0);	/* the case under test */
+	text = print_str(m, mpm_print_vmstat, NULL);
+	CHECK_EQ_U(vmstat_value(text, "nr_alloc_batch"), batch < 0 ? 0 : batch);
+	free(text);
+
+	REQUIRE(mpm_free_pages(m, pfn, 9, 0) == 0);
+	text = print_str(m, mpm_print_vmstat, NULL);
+	CHECK_EQ_U(vmstat_value(text, "pgfree"), managed + 512);
+	free(text);
+	CHECK(tm_check(m) == 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_machine *m = golden_machine();
@@ -504,6 +558,7 @@ int main(void)
 	mpm_machine_destroy(m);
 
 	test_region_by_hand();
+	test_vmstat_globals();
 
 	m = region_machine();
 	CHECK(tm_check(m) == 0);
