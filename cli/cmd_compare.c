@@ -6,7 +6,8 @@
  *   cover-letter  the v4 results mail: sandybridge-128g with the boot-time
  *                 reservations and an idle system, 20 x `ebizzy -s 268435456
  *                 -n 2 -t 32 -S 60` started together, sampled every second
- *                 until two seconds after the last one exits.  --scale F
+ *                 until two samples after the first that follows the last
+ *                 one's exit (2-3 s after it).  --scale F
  *                 shrinks memory, CPUs and instances together.
  *   pagetest      the v2 mail: 8 GiB, 512 MiB regions, pagetest of 512 MiB,
  *                 1 GiB and 2 GiB in turn; free pages per region after each.

@@ -138,7 +138,8 @@ static int validate(struct job *j, bool stats)
 	c->check_every_op = j->o.check_every_op;
 	/* ksim workloads check at every sample: a whole system per operation is too slow */
 	c->check_samples = j->o.check_every_op;
-	/* a ksim workload ends its run two seconds after its last process */
+	/* a ksim workload ends its run two samples after the first that
+	 * follows its last process's exit */
 	c->until_idle = true;
 	if (mpm_cli_power_setup(j->o.power, j->o.power_policy, &j->memspec, &j->power_policy))
 		return MPM_EXIT_FAIL;

@@ -81,18 +81,35 @@ void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *re
 	spec->nr_reserved = res->n;
 }
 
-/* Managed pages of the zones below ZONE_MOVABLE: nr_free_buffer_pages() at boot. */
+/* Pages of [@start, @end) that lie in @z. */
+static uint64_t overlap(const struct mpm_zone_spec *z, uint64_t start, uint64_t end)
+{
+	uint64_t lo = start > z->start_pfn ? start : z->start_pfn;
+	uint64_t hi = end < z->end_pfn ? end : z->end_pfn;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * Managed pages of the zones below ZONE_MOVABLE: nr_free_buffer_pages() at
+ * boot.  A hole or reservation counts against the zone it lies in, so one
+ * inside ZONE_MOVABLE takes nothing off.
+ */
 static uint64_t lowmem_pages(const struct mpm_machine_spec *s)
 {
 	uint64_t pages = 0;
 
-	for (unsigned int i = 0; i < s->nr_zones; i++)
-		if (s->zones[i].type != MPM_ZONE_MOVABLE)
-			pages += s->zones[i].end_pfn - s->zones[i].start_pfn;
-	for (unsigned int h = 0; h < s->nr_holes; h++)
-		pages -= s->holes[h].end_pfn - s->holes[h].start_pfn;
-	for (unsigned int r = 0; r < s->nr_reserved; r++)
-		pages -= s->reserved[r].end_pfn - s->reserved[r].start_pfn;
+	for (unsigned int i = 0; i < s->nr_zones; i++) {
+		const struct mpm_zone_spec *z = &s->zones[i];
+
+		if (z->type == MPM_ZONE_MOVABLE)
+			continue;
+		pages += z->end_pfn - z->start_pfn;
+		for (unsigned int h = 0; h < s->nr_holes; h++)
+			pages -= overlap(z, s->holes[h].start_pfn, s->holes[h].end_pfn);
+		for (unsigned int r = 0; r < s->nr_reserved; r++)
+			pages -= overlap(z, s->reserved[r].start_pfn, s->reserved[r].end_pfn);
+	}
 	return pages;
 }
 

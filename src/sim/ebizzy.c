@@ -121,7 +121,7 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 	struct ebz_instance *in = g->in;
 	uint64_t used = 0;
 
-	while (used < budget && t->state == TASK_RUNNABLE) {
+	while (used < budget && t->state == TASK_RUNNABLE && !k->failed) {
 		switch (g->state) {
 		case EBZ_START:
 			if (in->filled == in->nr_chunks) {
@@ -159,7 +159,10 @@ static uint64_t run_main(struct ksim *k, struct ktask *t, uint64_t budget)
 				}
 				w->in = in;
 				w->state = EBZ_MMAP;
-				ksim_spawn(k, in->proc, run_worker, w);
+				if (!ksim_spawn(k, in->proc, run_worker, w)) {
+					free(w);	/* main, or the run, is gone */
+					return used;
+				}
 			}
 			in->go = true;
 			in->stop_at = k->now + in->p->seconds * NSEC_PER_SEC;
@@ -209,7 +212,7 @@ static uint64_t run_worker(struct ksim *k, struct ktask *t, uint64_t budget)
 	struct ebz_prog *g = t->prog;
 	uint64_t used = 0;
 
-	while (used < budget && t->state == TASK_RUNNABLE) {
+	while (used < budget && t->state == TASK_RUNNABLE && !k->failed) {
 		bool done;
 
 		if (ksim_pay_debt(&g->debt, budget, &used))

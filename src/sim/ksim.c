@@ -90,6 +90,8 @@ void ksim_fini(struct ksim *k)
 			for (size_t v = 0; v < p->mm->nr_vmas; v++)
 				free_vma(p->mm->vmas[v]);
 			free(p->mm->vmas);
+			free(p->mm->pud);
+			free(p->mm->pmd);
 			free(p->mm->tlb);
 			free(p->mm);
 		}
@@ -245,8 +247,9 @@ static uint64_t mm_pages(const struct kmm *mm)
 	uint64_t n = mm->rss + mm->nr_ptes;
 
 	n += mm->pgd != NO_PFN32;
-	n += mm->pud != NO_PFN32;
-	for (unsigned int i = 0; i < 64; i++)
+	for (uint32_t i = 0; i < mm->nr_pud; i++)
+		n += mm->pud[i] != NO_PFN32;
+	for (uint32_t i = 0; i < mm->nr_pmd; i++)
 		n += mm->pmd[i] != NO_PFN32;
 	if (mm->tlb) {
 		n += mm->tlb->nr_batch;

@@ -95,8 +95,9 @@ struct kmm {
 	uint64_t rss;			/* anonymous pages mapped */
 	uint64_t nr_ptes;		/* page-table pages */
 	uint32_t pgd;			/* pgd page */
-	uint32_t pud;			/* one pud page (mappings below 512 GiB) */
-	uint32_t pmd[64];		/* one pmd page per GiB of address space used */
+	uint32_t *pud;			/* [512 GiB of address space]: its pud page */
+	uint32_t *pmd;			/* [GiB of address space]: its pmd page */
+	uint32_t nr_pud, nr_pmd;	/* entries of each, grown on demand */
 	struct ktask *mmap_writer;	/* holds mmap_sem for write (munmap) */
 	struct kgather *tlb;		/* allocated at the first munmap or exit */
 	void *slab_objs[4];		/* mm_struct & co. */
@@ -435,6 +436,11 @@ static inline void ksim_touch(struct ksim *k, uint64_t pfn, unsigned int what)
 
 /* sched.c */
 uint64_t ksim_sched_slice(const struct ksim *k, size_t nr_running);
+/*
+ * A new task of @proc, queued.  NULL when the run failed, or when the
+ * child's own allocations OOM-killed its parent or @proc (fork gives up:
+ * nothing of the child is left, and k->failed stays false).
+ */
 struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			    void *prog, unsigned int cpu);
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,

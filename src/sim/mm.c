@@ -20,6 +20,9 @@
 #define GATHER_GFP	(MPM_GFP_NOWAIT | MPM___GFP_NOWARN)
 #define HPAGE_ORDER	9
 #define PAGES_PER_GIB	(1u << 18)
+#define GIB_PER_PUD	512u		/* a pud page maps 512 GiB (a pgd entry) */
+/* x86_64's user address space, TASK_SIZE_MAX: 128 TiB less a page */
+#define USER_GIB	(128u << 10)
 
 static uint32_t alloc_pt_page(struct ksim *k, unsigned int cpu)
 {
@@ -69,9 +72,6 @@ struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
 	p->wl = wl;
 	p->on_exit = on_exit;
 	mm->pgd = alloc_pt_page(k, cpu);
-	mm->pud = NO_PFN32;
-	for (unsigned int i = 0; i < 64; i++)
-		mm->pmd[i] = NO_PFN32;
 	mm->slab_objs[0] = ksim_slab_alloc(k, SLAB_MM, cpu);
 	mm->slab_objs[1] = ksim_slab_alloc(k, SLAB_FILES, cpu);
 	mm->slab_objs[2] = ksim_slab_alloc(k, SLAB_SIGNAL, cpu);
@@ -79,25 +79,30 @@ struct kprocess *ksim_fork(struct ksim *k, unsigned int max_threads, void *wl,
 	return p;
 }
 
-/* First-fit from address 0 up, in 2 MiB units: freed ranges are reused. */
-static uint64_t find_va(const struct kmm *mm, uint32_t npages)
+/* @npages rounded up to whole 2 MiB units, as mappings are placed */
+static uint64_t va_span(uint64_t npages)
 {
-	uint64_t va = 0, len = ((uint64_t)npages + PAGES_PER_PMD - 1) & ~(uint64_t)(PAGES_PER_PMD - 1);
-	bool moved = true;
+	return (npages + PAGES_PER_PMD - 1) & ~(uint64_t)(PAGES_PER_PMD - 1);
+}
 
-	while (moved) {
-		moved = false;
-		for (size_t i = 0; i < mm->nr_vmas; i++) {
-			const struct kvma *v = mm->vmas[i];
-			uint64_t vend = v->va + (((uint64_t)v->npages + PAGES_PER_PMD - 1) &
-						 ~(uint64_t)(PAGES_PER_PMD - 1));
+/*
+ * First-fit from address 0 up, in 2 MiB units: freed ranges are reused.
+ * mm->vmas is kept in address order, so one pass finds the lowest gap; its
+ * index is where the new vma goes (*slot).
+ */
+static uint64_t find_va(const struct kmm *mm, uint32_t npages, size_t *slot)
+{
+	uint64_t va = 0, len = va_span(npages);
+	size_t i;
 
-			if (va < vend && v->va < va + len) {
-				va = vend;
-				moved = true;
-			}
-		}
+	for (i = 0; i < mm->nr_vmas; i++) {
+		const struct kvma *v = mm->vmas[i];
+
+		if (v->va >= va + len)
+			break;
+		va = v->va + va_span(v->npages);
 	}
+	*slot = i;
 	return va;
 }
 
@@ -118,6 +123,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 	struct kmm *mm = t->mm;
 	struct kvma *v;
 	void *vma_obj;
+	size_t slot;
 
 	if (wait_mmap_sem(k, t))
 		return NULL;
@@ -147,26 +153,51 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 		ksim_slab_free(k, vma_obj, cpu);
 		return NULL;
 	}
-	v->va = find_va(mm, npages);
+	v->va = find_va(mm, npages, &slot);
 	v->npages = npages;
 	v->mm = mm;
 	v->id = ksim_new_owner(k, OWNER_VMA, v);
 	v->generation = (uint32_t)mpm_rng_next(k->rng);
 	v->slab_objs[0] = vma_obj;
-	mm->vmas[mm->nr_vmas++] = v;
+	memmove(&mm->vmas[slot + 1], &mm->vmas[slot], (mm->nr_vmas - slot) * sizeof(*mm->vmas));
+	mm->vmas[slot] = v;
+	mm->nr_vmas++;
 	return v;
+}
+
+/* Grow the page-table page array *@tab of *@nr entries to cover index @i. */
+static bool pt_table_cover(struct ksim *k, uint32_t **tab, uint32_t *nr, uint32_t i)
+{
+	uint32_t want = *nr ? *nr : 8, *t;
+
+	if (i < *nr)
+		return true;
+	while (want <= i)
+		want *= 2;
+	if (!(t = realloc(*tab, want * sizeof(**tab)))) {
+		ksim_fail(k, "out of memory in the simulator");
+		return false;
+	}
+	memset(t + *nr, 0xff, (want - *nr) * sizeof(*t));	/* NO_PFN32 */
+	*tab = t;
+	*nr = want;
+	return true;
 }
 
 /* The pmd page covering @va (and the pud above it), allocated on demand. */
 static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int cpu)
 {
-	uint64_t gib = va / PAGES_PER_GIB;
+	uint32_t gib = (uint32_t)(va / PAGES_PER_GIB), pud = gib / GIB_PER_PUD;
 
-	if (gib >= 64) {
-		ksim_fail(k, "address space above 64 GiB is not modelled");
+	/* find_va never places a mapping past it: mmap would fail first */
+	if (va / PAGES_PER_GIB >= USER_GIB) {
+		ksim_fail(k, "address space above 128 TiB (x86_64's user space)");
 		return false;
 	}
-	if (mm->pud == NO_PFN32 && (mm->pud = alloc_pt_page(k, cpu)) == NO_PFN32)
+	if (!pt_table_cover(k, &mm->pud, &mm->nr_pud, pud) ||
+	    !pt_table_cover(k, &mm->pmd, &mm->nr_pmd, gib))
+		return false;
+	if (mm->pud[pud] == NO_PFN32 && (mm->pud[pud] = alloc_pt_page(k, cpu)) == NO_PFN32)
 		return false;
 	if (mm->pmd[gib] == NO_PFN32 && (mm->pmd[gib] = alloc_pt_page(k, cpu)) == NO_PFN32)
 		return false;
@@ -311,7 +342,7 @@ uint64_t ksim_fault_range(struct ksim *k, struct ktask *t, struct kvma *v,
 
 	if (wait_mmap_sem(k, t))
 		return 0;
-	while (*pos < to && used < budget && t->state == TASK_RUNNABLE) {
+	while (*pos < to && used < budget && t->state == TASK_RUNNABLE && !k->failed) {
 		uint32_t i = *pos, chunk = i / PAGES_PER_PMD;
 		uint64_t pfns[FAULT_BATCH];
 		size_t n, got;
@@ -369,7 +400,9 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 
 	for (size_t i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i] == v) {
-			mm->vmas[i] = mm->vmas[--mm->nr_vmas];
+			/* keep the address order find_va relies on */
+			memmove(&mm->vmas[i], &mm->vmas[i + 1],
+				(--mm->nr_vmas - i) * sizeof(*mm->vmas));
 			break;
 		}
 	free(v->pfn);
@@ -650,13 +683,6 @@ uint64_t ksim_munmap(struct ksim *k, struct ktask *t, struct kvma *v,
 	return used;
 }
 
-static int vma_cmp_va(const void *a, const void *b)
-{
-	const struct kvma *x = *(struct kvma *const *)a, *y = *(struct kvma *const *)b;
-
-	return x->va < y->va ? -1 : x->va > y->va;
-}
-
 /* One past @v's last page, as vm_end. */
 static uint64_t vma_end(const struct kvma *v)
 {
@@ -667,7 +693,7 @@ static uint64_t vma_end(const struct kvma *v)
 static void free_pmd_pages(struct ksim *k, struct kmm *mm, uint32_t *gib_done, uint32_t upto,
 			   struct kgather *tlb, unsigned int cpu)
 {
-	for (; *gib_done < upto && *gib_done < 64; (*gib_done)++)
+	for (; *gib_done < upto && *gib_done < mm->nr_pmd; (*gib_done)++)
 		if (mm->pmd[*gib_done] != NO_PFN32) {
 			tlb_remove_page(k, tlb, mm->pmd[*gib_done], cpu);
 			mm->pmd[*gib_done] = NO_PFN32;
@@ -707,15 +733,18 @@ static void free_pgtables(struct ksim *k, struct kmm *mm, struct kvma **vmas, si
 			}
 		}
 		free_pmd_pages(k, mm, &gib_done,
-			       last + 1 < nr ? (uint32_t)(vmas[last + 1]->va / PAGES_PER_GIB) : 64,
+			       last + 1 < nr ? (uint32_t)(vmas[last + 1]->va / PAGES_PER_GIB) :
+					       UINT32_MAX,
 			       tlb, cpu);
 		i = last + 1;
 	}
-	free_pmd_pages(k, mm, &gib_done, 64, tlb, cpu);
-	if (mm->pud != NO_PFN32) {
-		tlb_remove_page(k, tlb, mm->pud, cpu);
-		mm->pud = NO_PFN32;
-	}
+	free_pmd_pages(k, mm, &gib_done, UINT32_MAX, tlb, cpu);
+	/* the pud pages last, low to high (below 512 GiB there is one) */
+	for (uint32_t i = 0; i < mm->nr_pud; i++)
+		if (mm->pud[i] != NO_PFN32) {
+			tlb_remove_page(k, tlb, mm->pud[i], cpu);
+			mm->pud[i] = NO_PFN32;
+		}
 }
 
 /*
@@ -736,10 +765,9 @@ void ksim_exit_mm(struct ksim *k, struct kprocess *p, unsigned int cpu)
 		ksim_fail(k, "out of memory in the simulator");
 		return;
 	}
-	if (nr) {
+	/* a copy, as remove_vma takes each out of mm->vmas (in address order) */
+	if (nr)
 		memcpy(vmas, mm->vmas, nr * sizeof(*vmas));
-		qsort(vmas, nr, sizeof(*vmas), vma_cmp_va);
-	}
 	for (size_t i = 0; i < nr; i++)
 		while (vmas[i]->zap_pos < vmas[i]->npages) {
 			bool huge = vmas[i]->huge[vmas[i]->zap_pos / PAGES_PER_PMD];

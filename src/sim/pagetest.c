@@ -23,7 +23,7 @@ static uint64_t run_pagetest(struct ksim *k, struct ktask *t, uint64_t budget)
 	uint64_t used = 0;
 	bool done;
 
-	while (used < budget && t->state == TASK_RUNNABLE) {
+	while (used < budget && t->state == TASK_RUNNABLE && !k->failed) {
 		switch (g->state) {
 		case PT_MMAP:
 			g->buf = ksim_mmap(k, t, (uint32_t)(g->p->size / MPM_PAGE_SIZE));

@@ -197,7 +197,11 @@ void ksim_kswapd(struct ksim *k)
 	}
 }
 
-/* oom_badness: rss + page tables; the biggest live process. */
+/*
+ * oom_badness: rss + page tables, and at least 1 for any process it may
+ * kill ("return (points > 0) ? points : 1"); the biggest live process,
+ * the first of equals.
+ */
 static struct kprocess *select_bad_process(struct ksim *k)
 {
 	struct kprocess *victim = NULL;
@@ -210,6 +214,8 @@ static struct kprocess *select_bad_process(struct ksim *k)
 		if (p->killed || !p->live_threads)
 			continue;
 		points = p->mm->rss + p->mm->nr_ptes;
+		if (!points)
+			points = 1;
 		if (points > best) {
 			best = points;
 			victim = p;

@@ -528,13 +528,17 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 			goto out;
 		if (cfg->progress)
 			cfg->progress(cfg->progress_arg, t, cfg->duration);
+		/* two more samples after the first that sees the workload gone */
 		if (cfg->until_idle && !run->workload_live && settle_until == UINT64_MAX)
 			settle_until = run->k->now + 2 * NSEC_PER_SEC;
 		if (run->k->now >= settle_until)
 			break;
 	}
 	run->end_t = t;
-	run->packing_mean = eff_n ? eff_sum / (double)eff_n : 1.0;
+	/* a run of 0 s has only its t = 0 sample: the packing it shows */
+	if (!eff_n)
+		note_packing(run, &eff_sum, &eff_n);
+	run->packing_mean = eff_sum / (double)eff_n;
 	ret = 0;
 	goto out;
 fail:

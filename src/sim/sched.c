@@ -76,6 +76,38 @@ static int push_task(struct ksim *k, struct ktask *t)
 	return 0;
 }
 
+/*
+ * The child's allocations may have OOM-killed the parent, or the process
+ * the child joins.  copy_process gives up when the parent has a fatal
+ * signal pending, so no thread starts in a torn-down mm; a thread of a
+ * killed process would also revive its live count.
+ */
+static bool fork_killed(const struct ksim *k, const struct kprocess *proc)
+{
+	return (proc && proc->killed) || (k->current && k->current->state == TASK_DEAD);
+}
+
+/*
+ * Undo ksim_spawn_on's child: its stack and task_struct go back, and a
+ * process created for it alone (no thread yet) loses its mm, as fork's
+ * failure path drops it (mmput).  The task stays in k->tasks, dead.
+ */
+static void discard_child(struct ksim *k, struct ktask *t, struct kprocess *proc,
+			  unsigned int cpu)
+{
+	if (t->stack != NO_PFN32)
+		ksim_free_pages(k, t->stack, THREAD_SIZE_ORDER, cpu);
+	t->stack = NO_PFN32;
+	ksim_slab_free(k, t->task_obj, cpu);
+	t->task_obj = NULL;
+	t->prog = NULL;		/* the caller's again */
+	t->state = TASK_DEAD;
+	t->exit_at = k->now;
+	k->nr_live_tasks--;
+	if (proc && !proc->nr_threads)
+		ksim_exit_mm(k, proc, cpu);
+}
+
 struct ktask *ksim_spawn(struct ksim *k, struct kprocess *proc, kprogram_fn run,
 			 void *prog)
 {
@@ -113,6 +145,10 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, fork_cpu);
 	stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
 	t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
+	if (fork_killed(k, proc)) {
+		discard_child(k, t, proc, fork_cpu);
+		return NULL;
+	}
 	k->c.stacks += stack != MPM_NO_PFN;
 	k->c.threads++;
 	if (proc) {

@@ -156,4 +156,16 @@ min_always=$(dma32_min always)
 expect "[ \"$min_never\" -gt 0 ] && [ \"$min_always\" -gt \$((10 * min_never)) ]" \
 	"thp=always left min_free_kbytes alone: DMA32 min $min_never, with THP $min_always"
 
+# spawning ebizzy's workers OOM-kills its process: fork gives up, no worker
+# starts in the dead mm, and the run ends (it hung)
+capture 60 "$MPM" run --machine 64M --workload ebizzy:s=62M,n=1,t=16,S=1 --duration 10 --json -
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'\"oom_kills\": 1'* ]]" \
+	"ebizzy OOM-killed while spawning: exit $rc, $(printf '%s' "$out" | grep -o '"oom_kills": [0-9]*') $err"
+# a run of 0 s: its packing is that of its only sample, t = 0
+run_mpm run --machine 2G --workload ebizzy:s=8M,n=2,t=4,S=2 --duration 0 --json -
+expect "[ $rc -eq 0 ] && python3 -c 'import json, sys
+p = json.load(sys.stdin)[\"runs\"][0][\"packing_efficiency\"]
+sys.exit(p[\"min\"] != p[\"mean\"] or p[\"min\"] <= 0)' <<<\"\$out\"" \
+	"duration 0: packing_efficiency min and mean differ ($rc, $err)"
+
 finish

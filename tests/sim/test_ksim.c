@@ -258,6 +258,51 @@ static void test_determinism(void)
 	mpm_run_fini(&r2);
 }
 
+/*
+ * oom_badness scores every process it may kill at least 1: one with no
+ * rss and no page tables is still a victim, where "nothing left to kill"
+ * would fail the run.
+ */
+static void test_oom_victim_without_rss(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kprocess *p;
+	struct ktask *t;
+	uint64_t *held, *held2, nheld, nheld2, pfn;
+	struct ksim *k;
+
+	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	p = ksim_fork(k, 1, NULL, NULL);
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	REQUIRE(p->mm->rss == 0 && p->mm->nr_ptes == 0);
+	/* the first victim is pagetest's process, with its 4 MiB of rss */
+	nheld = hold_all_pages(k->m, t->cpu, &held);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
+	CHECK(pfn != MPM_NO_PFN && !p->killed);
+	CHECK_EQ_U(k->c.oom_kills, 1);
+	/* then the process with nothing, the only one left */
+	nheld2 = hold_all_pages(k->m, t->cpu, &held2);
+	CHECK(ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu) == MPM_NO_PFN);
+	CHECK(!k->failed);
+	CHECK_EQ_U(k->c.oom_kills, 2);
+	CHECK(p->killed && t->state == TASK_DEAD);
+	k->current = NULL;
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, t->cpu);
+	release_held(k->m, held, nheld);
+	release_held(k->m, held2, nheld2);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(&r);
+}
+
 int main(void)
 {
 	test_ebizzy(false);
@@ -268,6 +313,7 @@ int main(void)
 	test_oom_self_mid_run();
 	test_oom_self_in_mmap();
 	test_oom_without_drain();
+	test_oom_victim_without_rss();
 	test_determinism();
 	return t_report("sim/ksim");
 }

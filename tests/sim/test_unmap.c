@@ -211,6 +211,85 @@ static void test_fork_stack_node(void)
 	teardown(&f);
 }
 
+static void check_vmas_in_address_order(const struct kmm *mm)
+{
+	for (size_t i = 1; i < mm->nr_vmas; i++)
+		CHECK(mm->vmas[i - 1]->va < mm->vmas[i]->va);
+}
+
+/*
+ * mmap places first-fit from address 0 in 2 MiB units, freed ranges
+ * reused; mm->vmas stays in address order for the one-pass search.
+ */
+static void test_vma_first_fit(void)
+{
+	struct fixture f;
+	struct kvma *a, *b, *c, *d, *e;
+	uint64_t b_va;
+	bool done = false;
+
+	setup(&f, 1);
+	a = ksim_mmap(f.k, f.t, 6);		/* one 2 MiB unit */
+	b = ksim_mmap(f.k, f.t, 600);		/* two */
+	c = ksim_mmap(f.k, f.t, 6);
+	REQUIRE(a && b && c);
+	CHECK_EQ_U(a->va, 0);
+	CHECK_EQ_U(b->va, 512);
+	CHECK_EQ_U(c->va, 3 * 512);
+	b_va = b->va;
+	ksim_munmap(f.k, f.t, b, UINT64_MAX, &done);
+	REQUIRE(done);
+	check_vmas_in_address_order(f.p->mm);
+	e = ksim_mmap(f.k, f.t, 1100);		/* three units: past c */
+	d = ksim_mmap(f.k, f.t, 1000);		/* two: b's old place */
+	REQUIRE(d && e);
+	CHECK_EQ_U(e->va, 4 * 512);
+	CHECK_EQ_U(d->va, b_va);
+	CHECK_EQ_U(f.p->mm->nr_vmas, 4);
+	check_vmas_in_address_order(f.p->mm);
+	teardown(&f);
+}
+
+/*
+ * Past 512 GiB a mapping needs a second pud page (another pgd entry), and
+ * its GiB a pmd page of its own; exit frees all of them.  The second
+ * mapping is moved up by hand: a real one that high would need 512 GiB
+ * of mappings below it.
+ */
+static void test_page_tables_past_512_gib(void)
+{
+	const uint64_t high = 600ull << 18;	/* 600 GiB, in pages */
+	struct fixture f;
+	struct kvma *a, *b;
+	uint64_t pt_before;
+	uint32_t pos = 0;
+	struct kmm *mm;
+
+	setup(&f, 1);
+	mm = f.p->mm;
+	a = ksim_mmap(f.k, f.t, 1);
+	b = ksim_mmap(f.k, f.t, 1);
+	REQUIRE(a && b);
+	b->va = high;
+	pt_before = f.k->c.pte_pages;
+	ksim_fault_range(f.k, f.t, a, &pos, 1, 0, UINT64_MAX);
+	pos = 0;
+	ksim_fault_range(f.k, f.t, b, &pos, 1, 0, UINT64_MAX);
+	REQUIRE(pos == 1 && !f.k->failed);
+	/* pud, pmd and pte page for each */
+	CHECK_EQ_U(f.k->c.pte_pages - pt_before, 6);
+	REQUIRE(mm->nr_pud > 1 && mm->nr_pmd > 600);
+	CHECK(mm->pud[0] != NO_PFN32 && mm->pud[1] != NO_PFN32);
+	CHECK(mm->pmd[0] != NO_PFN32 && mm->pmd[600] != NO_PFN32);
+	f.k->current = NULL;
+	ksim_exit_task(f.k, f.t);
+	for (uint32_t i = 0; i < mm->nr_pud; i++)
+		CHECK(mm->pud[i] == NO_PFN32);
+	for (uint32_t i = 0; i < mm->nr_pmd; i++)
+		CHECK(mm->pmd[i] == NO_PFN32);
+	teardown(&f);
+}
+
 int main(void)
 {
 	test_release_pages_order();
@@ -218,5 +297,7 @@ int main(void)
 	test_exit_one_gather();
 	test_mmap_waits_for_munmap();
 	test_fork_stack_node();
+	test_vma_first_fit();
+	test_page_tables_past_512_gib();
 	return t_report("sim/unmap");
 }
