@@ -116,6 +116,9 @@ MPM_API int mpm_evacuate_region(struct mpm_machine *m, unsigned int zid, unsigne
  * queued again meanwhile, as the patch's bitmap_andnot does; the worker
  * repeats while take() finds more.  @fn, if set, is called when a region is
  * newly queued (with a zone lock held: it must not call the allocator).
+ * Setting the hook takes every zone lock, so it may be replaced while other
+ * threads free (each call sees a hook with its own arg), but not from
+ * within a hook.
  * take() returns how many it copied; both return -1 for a zone the machine
  * does not have, and done() also for a region id past the zone's regions
  * (then nothing is cleared).

@@ -120,10 +120,20 @@ int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32
 	return 0;
 }
 
+/*
+ * The hook is called only under a zone lock (queue_mempower_work), so the
+ * pair changes under every zone's: a free path sees the old hook with the
+ * old arg or the new with the new, never one with the other's (the library's
+ * kmempowerd replaces a user's hook while other threads free).  Zone locks
+ * are never nested elsewhere, so taking them in order cannot deadlock.
+ */
 void mpm_set_mempower_notify(struct mpm_machine *m, void (*fn)(void *arg, unsigned int nid),
 			     void *arg)
 {
-	/* the arg first: a free path that sees the hook sees its arg */
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		spin_lock(&m->zones[i].lock);
 	m->mempower_notify_arg = arg;
 	atomic_store_explicit(&m->mempower_notify, fn, memory_order_release);
+	for (unsigned int i = m->nr_zones; i-- > 0;)
+		spin_unlock(&m->zones[i].lock);
 }

@@ -275,9 +275,9 @@ struct mpm_machine {
 	bool system_running;		/* boot freeing done: evacuation triggers armed */
 	/*
 	 * called (under a zone lock) when a region is queued for kmempowerd;
-	 * the arg is stored before the hook is published (release), and the
-	 * hook is loaded with acquire, so a thread that frees while the
-	 * library's kmempowerd installs itself sees a matching pair
+	 * hook and arg change together under every zone lock
+	 * (mpm_set_mempower_notify), so a thread that frees while the
+	 * library's kmempowerd replaces a hook sees a matching pair
 	 */
 	void (*_Atomic mempower_notify)(void *arg, unsigned int nid);
 	void *mempower_notify_arg;

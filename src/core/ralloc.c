@@ -9,7 +9,7 @@
  * On the way out patches 27 and 32 give every block the new freepage
  * migratetype and every pageblock the new pageblock migratetype, one store
  * per block.  The pageblock flags of a region are one contiguous run of
- * bytes (a memset); the freepage migratetypes are one store per block, 128
+ * bytes (a loop of byte stores); the freepage migratetypes are one store per block, 128
  * cache lines for a 512 MiB region, but only needed when the region changes
  * type: a held region remembers the list it came from, which is every one
  * of its blocks' freepage migratetype.
@@ -267,6 +267,13 @@ static void stack_remove(struct region_allocator *ra, uint32_t rid)
 		}
 }
 
+/* Pageblocks [@first, @first + @n) of @z become @mt (a 512 MiB region: 128). */
+static void set_pageblock_run(struct zone *z, unsigned long first, uint64_t n, int mt)
+{
+	for (uint64_t i = 0; i < n; i++)
+		WRITE_ONCE(z->pageblock_flags[first + i], (uint8_t)mt);
+}
+
 /*
  * The blocks of held region @r joining type @mt: their freepage migratetype
  * (patch 27) when it changes, and the pageblock migratetype (patch 32) of
@@ -284,19 +291,19 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
 			pg[p].freepage_mt = (uint8_t)mt;
 	/*
-	 * Plain memsets: every page of the region is free, in the region
-	 * allocator or just out of it, so no unlocked free can be reading
-	 * these blocks' types (get_pageblock_migratetype) meanwhile.  A hole
+	 * Every page of the region is free, so no free reads these blocks'
+	 * types meanwhile, but an evacuation walking the region without the
+	 * lock does (get_pageblock_migratetype in async_skip): relaxed byte
+	 * stores, as set_pageblock_migratetype makes, not a memset.  A hole
 	 * between the blocks: their pageblocks one block at a time.
 	 */
 	if (!r->sparse) {
-		memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, r->first_block)], pb_mt,
-		       (uint64_t)r->nr_blocks * per_block);
+		set_pageblock_run(z, pfn_to_bitidx(m, z, r->first_block),
+				  (uint64_t)r->nr_blocks * per_block, pb_mt);
 		return;
 	}
 	for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
-		memset((void *)&z->pageblock_flags[pfn_to_bitidx(m, z, idx_to_pfn(m, p))], pb_mt,
-		       per_block);
+		set_pageblock_run(z, pfn_to_bitidx(m, z, idx_to_pfn(m, p)), per_block, pb_mt);
 }
 
 /* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */
