@@ -204,7 +204,7 @@ static void usage(FILE *out)
 	      "\n"
 	      "Times the page allocator of each policy against ref-buddy, a textbook\n"
 	      "binary buddy allocator, on a one-node one-zone machine of each SIZE.\n"
-	      "  --size      machine sizes (default 1G,16G)\n"
+	      "  --size      machine sizes, multiples of 4M (default 1G,16G)\n"
 	      "  --policies  policies to time (default mainline); ref-buddy always runs\n"
 	      "  --runs      runs per figure, median reported (default 5)\n"
 	      "  --bench     pair_empty,lifo,pair_frag,mixed (default all)\n"
@@ -249,8 +249,13 @@ static int add_size(struct bench_opts *opt, const char *s)
 		bench_err("bad size '%s': %s%s", s, err, MPM_ERR_CUT(err));
 		return 1;
 	}
-	if (bytes % MPM_PAGE_SIZE || bytes < BENCH_MIN_BYTES || bytes > BENCH_MAX_BYTES) {
-		bench_err("bad size '%s': want a multiple of 4K between 4M and 1T", s);
+	/*
+	 * Whole max-order blocks: with a spare smaller block ref-buddy's
+	 * pair_empty would neither split nor merge, not the worst case it is
+	 * meant to be
+	 */
+	if (bytes % BENCH_MIN_BYTES || bytes > BENCH_MAX_BYTES) {
+		bench_err("bad size '%s': want a multiple of 4M up to 1T", s);
 		return 1;
 	}
 	/* the same instance twice would only print its rows and bars twice */
@@ -493,7 +498,8 @@ static unsigned int mixed_order(uint64_t *rng)
 /*
  * Build the op stream: first allocations up to 60% occupancy (setup), then
  * @ntimed ops that keep occupancy between 50% and 70%: below 50% always
- * allocate, near 70% always free, otherwise a coin toss; frees pick a
+ * allocate (a free at 50% may leave it up to 7 pages under), near 70% always
+ * free, otherwise a coin toss; frees pick a
  * uniformly random live block.  Occupancy is tracked here, from the orders
  * alone, so the stream is the same for every allocator as long as none of
  * them fails an allocation (failures are counted and reported).
@@ -685,8 +691,10 @@ static int run_bench(struct bench_env *env, enum bench_id b, uint64_t bytes,
 	for (unsigned int a = 0; a < na; a++) {
 		res[a] = (struct bench_result){ .bench = b, .bytes = bytes, .alloc = a };
 		res[a].ns = calloc(opt->runs, sizeof(double));
-		if (!res[a].ns)
+		if (!res[a].ns) {
+			bench_err("out of memory");
 			return 1;
+		}
 	}
 	for (unsigned int run = 0; run < opt->runs; run++) {
 		for (unsigned int k = 0; k < na; k++) {
@@ -958,32 +966,43 @@ static unsigned int find_bars(const struct bench_opts *opt, const struct bench_r
 	return n;
 }
 
+/* The figures beside the table, for the table and the JSON alike. */
+struct side_figures {
+	struct bitmap_bench bb[BITMAP_BENCH_SIZES];
+	bool have_bb;				/* a sorted-list policy ran */
+	struct region_move_bench rm[REGION_MOVE_SIZES];
+	bool have_rm;				/* a region-allocator policy ran */
+};
+
+static bool any_policy_has(const struct bench_opts *opt, unsigned long feature)
+{
+	for (unsigned int i = 1; i < opt->nr_allocs; i++)
+		if (opt->allocs[i].features & feature)
+			return true;
+	return false;
+}
+
 /*
  * With a sorted-list policy in the run: find_prev_region on its own, and
  * the patch's bound of 2 word searches per insertion at 4096 regions.
  */
-static unsigned int bitmap_section(const struct bench_opts *opt, FILE *out,
-				   struct bar *bar)
+static unsigned int bitmap_section(const struct side_figures *sf, FILE *out, struct bar *bar)
 {
-	struct bitmap_bench bb[BITMAP_BENCH_SIZES];
 	unsigned int nbar = 0;
-	bool sorted = false;
 
-	for (unsigned int i = 1; i < opt->nr_allocs; i++)
-		sorted |= !!(opt->allocs[i].features & MPM_FEATURE_SORTED_FREELISTS);
-	if (!sorted || bench_find_prev_region(opt->seed, bb))
-		return 0;
-	for (unsigned int i = 0; i < BITMAP_BENCH_SIZES; i++) {
+	for (unsigned int i = 0; sf->have_bb && i < BITMAP_BENCH_SIZES; i++) {
+		const struct bitmap_bench *bb = &sf->bb[i];
+
 		if (out)
 			fprintf(out, "find_prev_region: %7llu regions, %u level%s: "
 				"word searches per insertion max %u mean %.2f; %.1f ns per step\n",
-				(unsigned long long)bb[i].regions, bb[i].levels,
-				bb[i].levels > 1 ? "s" : "", bb[i].max_searches,
-				bb[i].mean_searches, bb[i].ns);
-		if (bb[i].regions == 4096) {
+				(unsigned long long)bb->regions, bb->levels,
+				bb->levels > 1 ? "s" : "", bb->max_searches,
+				bb->mean_searches, bb->ns);
+		if (bb->regions == 4096) {
 			snprintf(bar->name, sizeof(bar->name),
 				 "find_prev_region 4096 regions searches");
-			bar->value = bb[i].max_searches;
+			bar->value = bb->max_searches;
 			bar->limit = 2;
 			bar->unit = "words";
 			nbar = 1;
@@ -995,7 +1014,7 @@ static unsigned int bitmap_section(const struct bench_opts *opt, FILE *out,
 static void print_bars(FILE *out, const struct bar *bars, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
-		fprintf(out, "bar: %-34s %7.2f %-7s (limit %.2f): %s\n", bars[i].name,
+		fprintf(out, "bar: %-34s %8.3f %-7s (limit %.2f): %s\n", bars[i].name,
 			bars[i].value, bars[i].unit, bars[i].limit,
 			bars[i].value <= bars[i].limit ? "met" : "MISSED");
 }
@@ -1028,6 +1047,12 @@ static double load1(void)
 	return getloadavg(l, 1) == 1 ? l[0] : -1;
 }
 
+#ifdef __clang__
+#define BENCH_COMPILER	"clang " __clang_version__
+#else
+#define BENCH_COMPILER	"gcc " __VERSION__
+#endif
+
 static json_t *host_json(void)
 {
 	char cpu[256], date[32];
@@ -1043,7 +1068,7 @@ static json_t *host_json(void)
 			 "cpu_model", cpu,
 			 "cpus", (json_int_t)sysconf(_SC_NPROCESSORS_ONLN),
 			 "loadavg_1m", load1(),
-			 "compiler", "gcc " __VERSION__,
+			 "compiler", BENCH_COMPILER,
 			 "kernel", u.release,
 			 "date", date,
 #ifdef NDEBUG
@@ -1095,8 +1120,28 @@ static json_t *result_json(const struct bench_opts *opt, const struct bench_resu
 			 "failures", (json_int_t)r->failures);
 }
 
+/* find_prev_region and region-move figures: empty arrays where they did not run. */
+static json_t *side_json(const struct side_figures *sf)
+{
+	json_t *fpr = json_array(), *rm = json_array();
+
+	for (unsigned int i = 0; sf->have_bb && i < BITMAP_BENCH_SIZES; i++)
+		json_array_append_new(fpr, json_pack("{s:I, s:i, s:I, s:i, s:f, s:f}",
+			"regions", (json_int_t)sf->bb[i].regions, "levels", (int)sf->bb[i].levels,
+			"insertions", (json_int_t)sf->bb[i].insertions,
+			"max_searches", (int)sf->bb[i].max_searches,
+			"mean_searches", sf->bb[i].mean_searches, "ns_per_step", sf->bb[i].ns));
+	for (unsigned int i = 0; sf->have_rm && i < REGION_MOVE_SIZES; i++)
+		json_array_append_new(rm, json_pack("{s:I, s:I, s:f}",
+			"region_bytes", (json_int_t)sf->rm[i].region_bytes,
+			"blocks", (json_int_t)sf->rm[i].blocks,
+			"ns_per_round_trip", sf->rm[i].ns));
+	return json_pack("{s:o, s:o}", "find_prev_region", fpr, "region_move", rm);
+}
+
 static int write_json(struct bench_opts *opt, const struct bench_result *res,
-		      unsigned int nres, const struct bar *bars, unsigned int nbars)
+		      unsigned int nres, const struct bar *bars, unsigned int nbars,
+		      const struct side_figures *sf)
 {
 	json_t *root, *results = json_array(), *jbars = json_array();
 	char err[PATH_MAX + 128];
@@ -1108,9 +1153,10 @@ static int write_json(struct bench_opts *opt, const struct bench_result *res,
 		json_array_append_new(jbars, json_pack("{s:s, s:f, s:f, s:s, s:b}",
 			"name", bars[i].name, "value", bars[i].value, "limit", bars[i].limit,
 			"unit", bars[i].unit, "met", bars[i].value <= bars[i].limit));
-	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "mempower.bench/1",
+	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "schema", "mempower.bench/1",
 			 "version", MPM_VERSION_STRING, "config", config_json(opt),
-			 "host", host_json(), "results", results, "bars", jbars);
+			 "host", host_json(), "results", results, "bars", jbars,
+			 "side", side_json(sf));
 	if (!root) {
 		bench_err("cannot build the JSON result");
 		return 1;
@@ -1136,8 +1182,8 @@ static void print_header(FILE *out)
 	char cpu[256];
 
 	cpu_model(cpu, sizeof(cpu));
-	fprintf(out, "# cpu: %s (%ld online), load %.2f, compiler: gcc %s\n", cpu,
-		sysconf(_SC_NPROCESSORS_ONLN), load1(), __VERSION__);
+	fprintf(out, "# cpu: %s (%ld online), load %.2f, compiler: %s\n", cpu,
+		sysconf(_SC_NPROCESSORS_ONLN), load1(), BENCH_COMPILER);
 #if MPM_REF_PAD > 0
 	fprintf(out, "# warning: ref-buddy padded with %d register adds per call (MPM_REF_PAD=%d): an experiment, not the benchmark\n",
 		4 * MPM_REF_PAD, MPM_REF_PAD);
@@ -1149,38 +1195,47 @@ static void print_header(FILE *out)
 }
 
 /* With a region-allocator policy in the run: whole-region moves by size. */
-static void region_move_section(const struct bench_opts *opt, FILE *out)
+static void region_move_section(const struct side_figures *sf, FILE *out)
 {
-	struct region_move_bench rm[REGION_MOVE_SIZES];
-	bool ra = false;
 	char sz[32];
 
-	for (unsigned int i = 1; i < opt->nr_allocs; i++)
-		ra |= !!(opt->allocs[i].features & MPM_FEATURE_REGION_ALLOCATOR);
-	if (!ra || !out || bench_region_move(opt->runs, rm))
-		return;
-	for (unsigned int i = 0; i < REGION_MOVE_SIZES; i++)
+	for (unsigned int i = 0; sf->have_rm && out && i < REGION_MOVE_SIZES; i++)
 		fprintf(out, "region move: %5s region (%4u MAX_ORDER-1 blocks): %9.1f ns per round trip RA->PA->RA\n",
-			mpm_format_size(rm[i].region_bytes, sz, sizeof(sz)), rm[i].blocks, rm[i].ns);
+			mpm_format_size(sf->rm[i].region_bytes, sz, sizeof(sz)), sf->rm[i].blocks,
+			sf->rm[i].ns);
 }
 
 static int report(struct bench_opts *opt, const struct bench_result *res,
 		  unsigned int nres)
 {
-	struct bar bars[4 * BENCH_MAX_SIZES + 1];
-	unsigned int nbars = find_bars(opt, res, nres, bars, 4 * BENCH_MAX_SIZES);
+	/* at most one bar per result, and find_prev_region's */
+	struct bar *bars = calloc(nres + 1, sizeof(*bars));
 	/* with JSON on stdout the table would corrupt it; skip the table then */
 	FILE *out = opt->json && !strcmp(opt->json, "-") ? NULL : stdout;
+	struct side_figures sf = { 0 };
+	unsigned int nbars;
+	int ret;
 
+	if (!bars) {
+		bench_err("out of memory");
+		return 1;
+	}
+	sf.have_bb = any_policy_has(opt, MPM_FEATURE_SORTED_FREELISTS) &&
+		     !bench_find_prev_region(opt->seed, sf.bb);
+	sf.have_rm = any_policy_has(opt, MPM_FEATURE_REGION_ALLOCATOR) &&
+		     !bench_region_move(opt->runs, sf.rm);
+	nbars = find_bars(opt, res, nres, bars, nres);
 	if (out) {
 		print_header(out);
 		print_table(out, opt, res, nres);
 	}
-	nbars += bitmap_section(opt, out, &bars[nbars]);
-	region_move_section(opt, out);
+	nbars += bitmap_section(&sf, out, &bars[nbars]);
+	region_move_section(&sf, out);
 	if (out)
 		print_bars(out, bars, nbars);
-	return opt->json ? write_json(opt, res, nres, bars, nbars) : 0;
+	ret = opt->json ? write_json(opt, res, nres, bars, nbars, &sf) : 0;
+	free(bars);
+	return ret;
 }
 
 int mpm_bench_main(int argc, char **argv)

@@ -71,7 +71,8 @@ static int bench_one_size(uint64_t bytes, unsigned int runs, struct region_move_
 		ns[run] = (rm_now_ns() - t0) / ROUND_TRIPS;
 	}
 	qsort(ns, runs, sizeof(*ns), rm_cmp);
-	r->ns = ns[runs / 2];
+	/* the median as the table's: the mean of the middle two of an even count */
+	r->ns = runs & 1 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
 	/* the region must have made every trip back */
 	if (!z->ralloc->region[2].nr_free)
 		r->ns = -1;

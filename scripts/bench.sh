@@ -28,14 +28,22 @@ callgrind() {
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
+		--size|--ops|--policies)
+			[ $# -ge 2 ] || { echo "mempower: bench.sh: $1 needs a value" >&2; exit 2; } ;;
+		esac
+		case $1 in
 		--size) size=$2; shift 2 ;;
 		--ops) ops=$2; shift 2 ;;
 		--policies) policies=$2; shift 2 ;;
 		*) echo "mempower: bench.sh: --callgrind takes --size, --ops, --policies" >&2; exit 2 ;;
 		esac
 	done
+	# callgrind's total is the whole run's: one policy and one size per run
 	case $policies in
 	*,*) echo "mempower: bench.sh: --callgrind takes one policy at a time" >&2; exit 2 ;;
+	esac
+	case $size in
+	*,*) echo "mempower: bench.sh: --callgrind takes one size at a time" >&2; exit 2 ;;
 	esac
 	command -v valgrind >/dev/null || { echo "mempower: bench.sh: valgrind not found" >&2; exit 1; }
 	tmp=$(mktemp -d)

@@ -88,6 +88,7 @@ static void test_bad_input(void)
 	expect_error(ARGS("--size", "4097K"), 1);	/* not whole pages */
 	expect_error(ARGS("--size", "1M"), 1);		/* below one max-order block */
 	expect_error(ARGS("--size", "1G,,2G"), 1);
+	expect_error(ARGS("--size", "6M"), 1);		/* not whole max-order blocks */
 	expect_error(ARGS("--policies", "nosuch"), 1);
 	expect_error(ARGS("--policies", "mainline,ref-buddy"), 1);
 	expect_error(ARGS("--runs", "0"), 1);
@@ -194,7 +195,13 @@ static void check_json(const json_t *root)
 	      json_integer_value(json_object_get(json_object_get(root, "config"), "ref_pad_adds")) ==
 		      4 * MPM_REF_PAD);
 	CHECK(json_string_value(json_object_get(host, "cpu_model")) != NULL);
-	CHECK(strstr(json_string_value(json_object_get(host, "compiler")), "gcc") != NULL);
+	CHECK(strstr(json_string_value(json_object_get(host, "compiler")), "gcc") != NULL ||
+	      strstr(json_string_value(json_object_get(host, "compiler")), "clang") != NULL);
+	/* side figures only where a policy with the structure ran: mainline alone */
+	CHECK_EQ_U(json_array_size(json_object_get(json_object_get(root, "side"),
+						   "find_prev_region")), 0);
+	CHECK_EQ_U(json_array_size(json_object_get(json_object_get(root, "side"), "region_move")),
+		   0);
 	for (unsigned int b = 0; b < 4; b++) {
 		const json_t *ref = find_result(results, benches[b], "ref-buddy");
 		const json_t *ml = find_result(results, benches[b], "mainline");
@@ -223,6 +230,37 @@ static void test_json_file(void)
 	if (!root)
 		fprintf(stderr, "%s: %s\n", path, jerr.text);
 	check_json(root);
+	json_decref(root);
+	unlink(path);
+}
+
+/*
+ * Every bar that applies is reported, however many sizes: each size of 4M
+ * to 32M with the four policies has six (mainline's pcp pair; sorted's
+ * pair_empty; full / mainline on each benchmark), and find_prev_region one
+ * more; the side figures are in the JSON too.
+ */
+static void test_all_bars(void)
+{
+	char path[] = "/tmp/mpm_bench_test_XXXXXX";
+	char out[65536];
+	json_error_t jerr;
+	json_t *root, *side;
+	int fd = mkstemp(path);
+
+	REQUIRE(fd >= 0);
+	close(fd);
+	CHECK_EQ_U(run_capture(ARGS("--size", "4M,8M,12M,16M,20M,24M,28M,32M", "--runs", "1",
+				    "--ops", "200", "--policies", "mainline,sorted,split,full",
+				    "--json", path), 1, out, sizeof(out)), 0);
+	root = json_load_file(path, 0, &jerr);
+	REQUIRE(root);
+	CHECK_EQ_U(json_array_size(json_object_get(root, "bars")), 8 * 6 + 1);
+	side = json_object_get(root, "side");
+	CHECK_EQ_U(json_array_size(json_object_get(side, "find_prev_region")), 4);
+	CHECK_EQ_U(json_array_size(json_object_get(side, "region_move")), 4);
+	CHECK(num(json_array_get(json_object_get(side, "region_move"), 0),
+		  "ns_per_round_trip") > 0);
 	json_decref(root);
 	unlink(path);
 }
@@ -363,5 +401,6 @@ int main(void)
 	test_json_file();
 	test_json_path();
 	test_json_stdout();
+	test_all_bars();
 	return t_report("test_bench_cli");
 }

@@ -169,8 +169,19 @@ static void check_failure(struct model *md, unsigned int order)
 	}
 }
 
+/* The head of the lowest non-empty list of order >= @order, or REF_NIL. */
+static uint32_t best_fit_head(const struct ref_buddy *rb, unsigned int order)
+{
+	for (unsigned int cur = order; cur < REF_MAX_ORDER; cur++)
+		if (rb->area[cur].head != REF_NIL)
+			return rb->area[cur].head;
+	return REF_NIL;
+}
+
 static int do_alloc(struct model *md, unsigned int order)
 {
+	/* the header's policy: that list's first block, split down */
+	uint32_t want = best_fit_head(md->rb, order);
 	uint64_t pfn = ref_buddy_alloc(md->rb, order);
 	uint64_t size = 1ull << order;
 
@@ -178,6 +189,7 @@ static int do_alloc(struct model *md, unsigned int order)
 		check_failure(md, order);
 		return 0;
 	}
+	CHECK_EQ_U(pfn, want);
 	CHECK(pfn + size <= md->npages);
 	CHECK_EQ_U(pfn & (size - 1), 0);
 	if (pfn + size > md->npages)

@@ -22,7 +22,8 @@ for b in pair_empty lifo pair_frag mixed; do
 	done
 done
 
-for args in "--callgrind --bogus" "--callgrind --policies mainline,full"; do
+for args in "--callgrind --bogus" "--callgrind --policies mainline,full" \
+	"--callgrind --size 4M,8M" "--callgrind --size" "--callgrind --ops"; do
 	# shellcheck disable=SC2086
 	run_script "$SCRIPT" $args
 	expect "[ $rc -eq 2 ] && [ -z \"\$out\" ] && [ \$(printf '%s\n' \"\$err\" | wc -l) -eq 1 ] &&
