@@ -15,7 +15,7 @@
 #include "power/power.h"
 #include "sim/run.h"
 
-/* Exit status, the stable contract (ARCHITECTURE.md). */
+/* Exit status, the stable contract (README.md, "Exit status"). */
 #define MPM_EXIT_OK	0
 #define MPM_EXIT_FAIL	1
 #define MPM_EXIT_USAGE	2

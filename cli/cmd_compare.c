@@ -141,7 +141,8 @@ static void usage(FILE *out)
 	      "                depend on it only with --jitter\n"
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --zonelist-order default|node|zone  3.12's numa_zonelist_order (default:\n"
-	      "                default, which is zone order on the cover-letter machine)\n"
+	      "                default, zone order on the cover-letter machine at scales\n"
+	      "                above 1/32, node order at 1/32 and below)\n"
 	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
 	      "  --power LIST  DRAM power model, up to 3 memspecs: ddr3-1600 (default),\n"
@@ -714,7 +715,7 @@ static void print_cover_table(struct compare *c, FILE *out)
 			r->free_regions_min, r->regions_total, last->ideal_free_regions,
 			r->packing_min, r->packing_mean, last->mixed_regions,
 			(unsigned long long)r->k->c.oom_kills,
-			c->base[c->variant_of[i]] < 0 ? published_figure(c->cfg[i].policy) : "");
+			c->base[c->variant_of[i]] < 0 ? published_figure(c->cfg[i].policy) : "-");
 	}
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		const struct mpm_run *r = &c->run[i];

@@ -58,7 +58,9 @@ static void list(const struct mpm_memspec *s)
 	       s->rfc * d.tck_s * 1e9, s->refi, s->refi * d.tck_s * 1e6, s->xp, d.xp_s * 1e9, s->xs,
 	       d.xs_s * 1e9, s->xpdll, s->xsdll);
 	printf("exits   an access waits %.2f ns after power-down (%s), %.1f ns after self-refresh\n",
-	       d.pd_exit_s * 1e9, s->pd_dll_off ? "DLL off: tXPDLL" : "DLL on: tXP",
+	       d.pd_exit_s * 1e9,
+	       !s->pd_dll_off ? "DLL on: tXP" : s->xpdll > 0 ? "DLL off: tXPDLL" :
+	       "DLL off, no tXPDLL given: tXP",
 	       d.sr_exit_s * 1e9);
 	printf("supply  VDD %g V%s", s->vdd, s->vpp > 0 ? "" : "\n");
 	if (s->vpp > 0)

@@ -6,6 +6,7 @@
  * memmap_init_zone does, free every present page into the buddy lists as
  * free_all_bootmem does, then set watermarks and the migrate reserve.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,8 +334,13 @@ static void free_all_bootmem_zone(struct mpm_machine *m, struct zone *z)
  */
 void *mpm_alloc_pfn_array(size_t bytes)
 {
+	/*
+	 * MAP_NORESERVE: the gaps between zones are never written, so they
+	 * must not count against the commit limit (overcommit_memory 0 would
+	 * refuse an array larger than RAM + swap for pages it never touches)
+	 */
 	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
@@ -344,6 +350,7 @@ void *mpm_alloc_pfn_array(size_t bytes)
 	return p;
 }
 
+/* The page array over the zones' span: 0, -1 past 2^32 entries, -2 if mmap fails. */
 static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spec *s)
 {
 	uint64_t lo = s->zones[0].start_pfn, hi = s->zones[s->nr_zones - 1].end_pfn;
@@ -361,7 +368,7 @@ static int layout_page_array(struct mpm_machine *m, const struct mpm_machine_spe
 		return -1;
 	m->pages = mpm_alloc_pfn_array(m->nr_entries * sizeof(*m->pages));
 	if (!m->pages)
-		return -1;
+		return -2;
 	m->next_sentinel = (uint32_t)m->nr_pfns;
 	/*
 	 * Only the zones' spans are written (memmap_init_zone).  The entries
@@ -427,9 +434,18 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 			    m->nr_cpus * sizeof(*m->cpu_to_node);
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		spin_lock_init(&m->zones[i].lock);
-	if (layout_page_array(m, s)) {
+	switch (layout_page_array(m, s)) {
+	case 0:
+		break;
+	case -1:
 		fail(err, errlen, "machine too large: %llu page entries (limit %u)",
 		     (unsigned long long)m->nr_entries, UINT32_MAX - 1);
+		mpm_machine_destroy(m);
+		return NULL;
+	default:
+		fail(err, errlen, "cannot map the page array (%llu MiB): %s",
+		     (unsigned long long)(m->nr_entries * sizeof(*m->pages) >> 20),
+		     strerror(errno));
 		mpm_machine_destroy(m);
 		return NULL;
 	}

@@ -202,6 +202,12 @@ static bool is_regular_file(const char *s)
 	return stat(s, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* A --machine value names a machine file (else a preset or a size). */
+static bool is_machine_file(const char *s)
+{
+	return ends_with_json(s) || is_regular_file(s);
+}
+
 static int load_source(const char *s, struct mpm_spec_buf *b,
 		       char *err, size_t errlen)
 {
@@ -211,7 +217,7 @@ static int load_source(const char *s, struct mpm_spec_buf *b,
 		snprintf(err, errlen, "empty machine spec");
 		return -1;
 	}
-	if (ends_with_json(s) || is_regular_file(s))
+	if (is_machine_file(s))
 		return mpm_machine_json_load(s, b, err, errlen);
 	r = mpm_machine_preset(s, b, err, errlen);
 	if (r)
@@ -311,8 +317,12 @@ static unsigned int log2_u64(uint64_t v)
 	return s;
 }
 
-/* Options win over what the source said; the source wins over defaults. */
-static int apply_options(const struct mpm_machine_opts *o,
+/*
+ * Options win over what the source said; the source wins over defaults.
+ * @file: the machine file the source was, or NULL; a region_size of its own
+ * that the final pageblock order refuses is reported as its field.
+ */
+static int apply_options(const struct mpm_machine_opts *o, const char *file,
 			 struct mpm_spec_buf *b, char *err, size_t errlen)
 {
 	struct mpm_machine_spec *sp = &b->spec;
@@ -331,8 +341,15 @@ static int apply_options(const struct mpm_machine_opts *o,
 	}
 	if (o->region_size && mpm_parse_size(o->region_size, &region, err, errlen))
 		return -1;
-	if (mpm_check_region_bytes(region, pbo, err, errlen))
+	if (mpm_check_region_bytes(region, pbo, err, errlen)) {
+		if (file && !o->region_size && b->src_region_bytes) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "%s: region_size: %s", file, why);
+		}
 		return -1;
+	}
 	if (o->region_align && mpm_parse_region_align(o->region_align, &absolute)) {
 		snprintf(err, errlen, "invalid region alignment '%s' (expected node or absolute)",
 			 o->region_align);
@@ -365,7 +382,8 @@ int mpm_machine_spec_build(const struct mpm_machine_opts *o,
 	const char *s = o->machine ? o->machine : MPM_DEFAULT_MACHINE;
 
 	mpm_spec_buf_init(b);
-	if (load_source(s, b, err, errlen) || apply_options(o, b, err, errlen)) {
+	if (load_source(s, b, err, errlen) ||
+	    apply_options(o, is_machine_file(s) ? s : NULL, b, err, errlen)) {
 		mpm_spec_buf_free(b);
 		return -1;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Results as mempower.result/1 JSON (ARCHITECTURE.md) and the sample series
+ * Results as mempower.result/1 JSON (docs/result-json.md) and the sample series
  * as CSV.  Key order is fixed and numbers are printed the same way every
  * time, so equal runs give byte-identical files, except under "host", which
  * holds wall-clock figures.

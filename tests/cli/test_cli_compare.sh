@@ -131,6 +131,10 @@ expect "printf '%s\n' \"\$out\" | grep -Eq '^policy +start +end +min +regions +i
 expect "printf '%s\n' \"\$out\" | grep -Eq '^mainline( +[0-9.]+){9} +214 -> 8 \\(3.12-rc2\\)$'" \
 	"cover-letter mainline row: $out"
 expect "[[ \"\$out\" == *'mainline, free regions each second:'* ]]" "cover-letter series: $out"
+# an ablation variant has no published figure: '-', as a user's variant
+run_mpm compare --experiment cover-letter --scale 0.02 --policies sorted --ablation
+expect "printf '%s\n' \"\$out\" | grep -Eq '^sorted-region_bias( +[0-9.]+){9} +-$'" \
+	"cover-letter ablation row: $(printf '%s\n' "$out" | grep '^sorted-region_bias')"
 expect "grep -q '\"schema\": \"mempower.result/1\"' '$TMP/a.json'" "cover-letter JSON lacks the schema"
 expect "[ \$(grep -c '\"policy\": ' '$TMP/a.json') -eq 1 ]" "cover-letter JSON: want 1 run"
 expect "grep -q '\"workload\": \"ebizzy:s=256M,n=2,t=32,S=60,instances=1\"' '$TMP/a.json'" \

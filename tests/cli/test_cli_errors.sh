@@ -217,6 +217,11 @@ expect "grep -q mempower.result/1 '$TMP/std.txt' && [ \"\$(tail -n 1 '$TMP/std.t
 # run leaves none (the file it created stays, empty, as before)
 timeout -s INT 3 "$MPM" run --duration 100000 --json "$TMP/int.json" >/dev/null 2>&1
 expect "[ -z \"\$(ls '$TMP' | grep 'int.json.')\" ]" "an interrupted run left a temporary file"
+# a machine file's own region_size that the pageblock refuses: named as its field
+printf '%s\n' '{"nodes":[{"zones":[{"type":"Normal","start":"16M","end":"1G"}]}],"region_size":"2M"}' \
+	>"$TMP/small-region.json"
+expect_error 1 "$TMP/small-region.json: region_size: region size 2M is smaller than a pageblock" \
+	run --machine "$TMP/small-region.json" --workload none
 # a message cut to fit its buffer says so: a 700-byte machine path
 long="/nonexistent/$(printf 'a%.0s' $(seq 700))"
 expect_error 1 "malformed machine spec '/nonexistent/aaa" run --machine "$long"

@@ -213,4 +213,18 @@ cp "$DATA/good-memspec-ddr3.json" "$TMP/same-id.json"
 expect_error 1 "are both named 'hand-typed DDR3-1600 x16 2Gb'" \
 	compare --experiment pagetest --power "$DATA/good-memspec-ddr3.json,$TMP/same-id.json"
 
+# a DDR3 memspec without XPDLL leaves power-down after tXP, and says so
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+def drop(x):
+    if isinstance(x, dict):
+        x.pop("XPDLL", None)
+        for v in x.values():
+            drop(v)
+drop(d)
+json.dump(d, open(sys.argv[2], "w"))' "$DATA/good-memspec-ddr3.json" "$TMP/noxpdll.json"
+run_mpm power --list --memspec "$TMP/noxpdll.json"
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'(DLL off, no tXPDLL given: tXP)'* ]]" \
+	"power --list without XPDLL: $(printf '%s' "$out" | grep exits) $err"
+
 finish

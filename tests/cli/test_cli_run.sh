@@ -168,4 +168,13 @@ p = json.load(sys.stdin)[\"runs\"][0][\"packing_efficiency\"]
 sys.exit(p[\"min\"] != p[\"mean\"] or p[\"min\"] <= 0)' <<<\"\$out\"" \
 	"duration 0: packing_efficiency min and mean differ ($rc, $err)"
 
+# a gap of 8 TiB between nodes costs address space, not memory: the page
+# array's untouched entries are not committed (MAP_NORESERVE)
+cat >"$TMP/gap.json" <<'EOF'
+{"nodes":[{"zones":[{"type":"Normal","start":"16M","end":"48M"}]},
+ {"zones":[{"type":"Normal","start":"8T","end":"8200G"}]}],"region_size":"32M"}
+EOF
+run_mpm run --machine "$TMP/gap.json" --workload none
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'2 nodes'* ]]" "an 8 TiB gap between nodes: exit $rc, $err"
+
 finish
