@@ -460,6 +460,45 @@ static int check_bias_order(struct check *c, const struct zone *z, int mt)
 	return 0;
 }
 
+/* Whether the pageblocks of the MAX_ORDER-1 block at @pfn are all @mt. */
+static bool block_pageblocks_are(const struct check *c, const struct zone *z, uint64_t pfn,
+				 int mt)
+{
+	uint64_t per_block = 1ull << (MAX_ORDER - 1 - c->m->pageblock_order);
+	unsigned long first = pfn_to_bitidx(c->m, z, pfn);
+
+	for (uint64_t i = 0; i < per_block; i++)
+		if (READ_ONCE(z->pageblock_flags[first + i]) != mt)
+			return false;
+	return true;
+}
+
+/*
+ * A region's cached pageblock type (ra_region.pb_mt) is what its blocks'
+ * pageblocks hold: claim_region_blocks skips its stores on that word.  The
+ * blocks are the held ones, or the contiguous run of a region not held; a
+ * sparse region not held is not checked (its blocks are known only held).
+ */
+static int check_pb_mt(struct check *c, const struct zone *z, uint32_t r)
+{
+	const struct ra_region *rr = &z->ralloc->region[r];
+	const struct mpm_page *pg = c->m->pages;
+	bool ok = true;
+
+	if (rr->pb_mt == PB_MT_UNKNOWN || !rr->nr_blocks)
+		return 0;
+	if (rr->nr_free)
+		for (uint32_t p = pg[rr->list].next; ok && p != rr->list; p = pg[p].next)
+			ok = block_pageblocks_are(c, z, idx_to_pfn(c->m, p), rr->pb_mt);
+	else if (!rr->sparse)
+		for (uint32_t b = 0; ok && b < rr->nr_blocks; b++)
+			ok = block_pageblocks_are(c, z,
+						  rr->first_block + ((uint64_t)b << (MAX_ORDER - 1)),
+						  rr->pb_mt);
+	return ok ? 0 : bad(c, z, "region %u: cached pageblock type %s, but a pageblock differs",
+			    r, mpm_migratetype_name(rr->pb_mt));
+}
+
 /*
  * The region allocator (ralloc.h): each held region's list holds exactly
  * its nr_free MAX_ORDER-1 blocks of that region, which are all of the
@@ -498,6 +537,8 @@ static int check_ralloc(struct check *c, const struct zone *z)
 		if (region_bit_test(&ra->mask, r) != (n != 0))
 			return bad(c, z, "ralloc_mask bit of region %u is %d with %u blocks held",
 				   r, region_bit_test(&ra->mask, r), n);
+		if (check_pb_mt(c, z, r))
+			return -1;
 		if (!n)
 			continue;
 		held++;

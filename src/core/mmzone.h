@@ -373,12 +373,17 @@ static inline int get_pageblock_migratetype(const struct mpm_machine *m,
 	return READ_ONCE(z->pageblock_flags[pfn_to_bitidx(m, z, pfn)]);
 }
 
+/* ralloc.c: a region's cached pageblock type is stale (struct ra_region) */
+void ralloc_pageblock_changed(const struct mpm_machine *m, struct zone *z, uint64_t pfn);
+
 static inline void set_pageblock_migratetype(const struct mpm_machine *m,
 					     struct zone *z, uint64_t pfn, int mt)
 {
 	if (unlikely(m->page_group_by_mobility_disabled))
 		mt = MIGRATE_UNMOVABLE;
 	WRITE_ONCE(z->pageblock_flags[pfn_to_bitidx(m, z, pfn)], (uint8_t)mt);
+	if (z->ralloc)
+		ralloc_pageblock_changed(m, z, pfn);
 }
 
 /* ---- zone memory regions (page_zone_region_id, patch 04) ---- */

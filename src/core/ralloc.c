@@ -44,6 +44,8 @@ static void ra_region_init(struct ra_region *r, const struct zone *z,
 	uint64_t size = 1ull << (MAX_ORDER - 1);
 	uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
 
+	r->pb_mt = PB_MT_UNKNOWN;
+
 	for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size) {
 		if (absent_pages_in_range(s, head, head + size) == size)
 			continue;
@@ -296,7 +298,7 @@ static void set_pageblock_run(struct zone *z, unsigned long first, uint64_t n, i
  * below MAX_ORDER-1, where the patch marks only each block's first.
  */
 static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
-				const struct ra_region *r, int mt)
+				struct ra_region *r, int mt)
 {
 	struct mpm_page *pg = m->pages;
 	uint64_t per_block = 1ull << (MAX_ORDER - 1 - m->pageblock_order);
@@ -305,6 +307,9 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 	if (r->mt != mt)
 		for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
 			pg[p].freepage_mt = (uint8_t)mt;
+	if (r->pb_mt == pb_mt)
+		return;		/* as the last claim left them */
+	r->pb_mt = (int8_t)pb_mt;
 	/*
 	 * Every page of the region is free, so no free reads these blocks'
 	 * types meanwhile, but an evacuation walking the region without the
@@ -319,6 +324,20 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 	}
 	for (uint32_t p = pg[r->list].next; p != r->list; p = pg[p].next)
 		set_pageblock_run(z, pfn_to_bitidx(m, z, idx_to_pfn(m, p)), per_block, pb_mt);
+}
+
+/*
+ * A pageblock at @pfn changed type outside claim_region_blocks: the region
+ * whose claims write it -- that of its MAX_ORDER-1 block's head, which may
+ * lie in the region below on node-relative boundaries -- no longer knows
+ * its pageblocks' type.  Under the zone lock, as every such change.
+ */
+void ralloc_pageblock_changed(const struct mpm_machine *m, struct zone *z, uint64_t pfn)
+{
+	uint64_t head = pfn & ~((1ull << (MAX_ORDER - 1)) - 1);
+
+	if (head >= z->zone_start_pfn)	/* a partial window is never held */
+		z->ralloc->region[pfn_zone_region_id(m, z, head)].pb_mt = PB_MT_UNKNOWN;
 }
 
 /* __del_from_region_allocator (patches 20, 21, 22, 27, 29, 32): region @rid to free_list[@mt]. */

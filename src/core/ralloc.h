@@ -44,7 +44,16 @@ struct ra_region {
 	uint64_t first_block;	/* pfn of the first of them */
 	uint8_t mt;		/* held: the list it came from, every block's freepage_mt */
 	bool sparse;		/* a hole lies between them: not one run of pageblocks */
+	/*
+	 * The pageblock type that claim_region_blocks gave all of the region's
+	 * pageblocks, while none has changed since (set_pageblock_migratetype
+	 * resets it, ralloc_pageblock_changed); PB_MT_UNKNOWN otherwise.  A
+	 * region that goes back out as the type it came in as needs no stores.
+	 */
+	int8_t pb_mt;
 };
+
+#define PB_MT_UNKNOWN	(-1)
 
 /* Region-allocator events, per zone, under zone->lock. */
 enum ra_event {
