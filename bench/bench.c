@@ -254,7 +254,7 @@ static int add_size(struct bench_opts *opt, const char *s)
 	 * pair_empty would neither split nor merge, not the worst case it is
 	 * meant to be
 	 */
-	if (bytes % BENCH_MIN_BYTES || bytes > BENCH_MAX_BYTES) {
+	if (!bytes || bytes % BENCH_MIN_BYTES || bytes > BENCH_MAX_BYTES) {
 		bench_err("bad size '%s': want a multiple of 4M up to 1T", s);
 		return 1;
 	}

@@ -142,7 +142,7 @@ static void usage(FILE *out)
 	      "  --thp         transparent hugepages for the workload (default never)\n"
 	      "  --zonelist-order default|node|zone  3.12's numa_zonelist_order (default:\n"
 	      "                default, zone order on the cover-letter machine at scales\n"
-	      "                above 1/32, node order at 1/32 and below)\n"
+	      "                from 0.045 up, node order below)\n"
 	      "  --evac-threshold N|any  evacuate regions with at most N used pages\n"
 	      "                (default 32, patch 39's MAX_MEMPWR_MIGRATE_PAGES)\n"
 	      "  --power LIST  DRAM power model, up to 3 memspecs: ddr3-1600 (default),\n"

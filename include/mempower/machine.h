@@ -147,6 +147,10 @@ struct mpm_machine;
  * are 32 bits), has fewer than 2^32 entries: a span of at most 16 TiB.  A page array of 256 MiB or more
  * is first touched on all online CPUs by short-lived threads, joined before
  * this returns (the kernel's zeroing of fresh memory is most of the set-up).
+ * The array is mapped MAP_NORESERVE, as the gaps between zones are never
+ * touched: the host's commit limit does not refuse a machine whose zones'
+ * entries exceed its memory, so check mpm_machine_spec_bytes() against it
+ * first (the command-line tools do), or the set-up may run out of memory.
  */
 MPM_API struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *spec,
 					       char *err, size_t errlen);

@@ -343,7 +343,7 @@ static int apply_options(const struct mpm_machine_opts *o, const char *file,
 		return -1;
 	if (mpm_check_region_bytes(region, pbo, err, errlen)) {
 		if (file && !o->region_size && b->src_region_bytes) {
-			char why[256];
+			char why[256];	/* mpm_check_region_bytes' reasons: under 100 */
 
 			snprintf(why, sizeof(why), "%s", err);
 			snprintf(err, errlen, "%s: region_size: %s", file, why);

@@ -287,6 +287,20 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 	bool may_retry = order <= PAGE_ALLOC_COSTLY_ORDER && !(gfp & MPM___GFP_NORETRY);
 	uint64_t pfn, progress;
 
+	/*
+	 * A task the OOM killer has chosen (TIF_MEMDIE) may dig into the
+	 * reserves: gfp_to_alloc_flags gives it ALLOC_NO_WATERMARKS unless
+	 * __GFP_NOMEMALLOC, __alloc_pages_high_priority tries once, and then
+	 * the slow path gives up ("Avoid allocations with no watermarks from
+	 * looping endlessly") -- no reclaim, no second victim.
+	 */
+	if (k->current && k->current->state == TASK_DEAD) {
+		pfn = gfp & MPM___GFP_NOMEMALLOC ? MPM_NO_PFN :
+		      try_alloc(k, gfp | MPM___GFP_MEMALLOC, order, cpu);
+		if (pfn == MPM_NO_PFN)
+			k->c.alloc_failures++;
+		return pfn;
+	}
 	if (!(gfp & MPM___GFP_WAIT)) {
 		k->c.alloc_failures++;
 		return MPM_NO_PFN;

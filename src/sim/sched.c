@@ -142,10 +142,13 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 	 * child's cpu stands in.
 	 */
 	fork_cpu = k->current ? k->current->cpu : cpu;
+	t->stack = NO_PFN32;
 	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, fork_cpu);
-	stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
+	/* each allocation may kill the parent: the next one is not made then */
+	stack = fork_killed(k, proc) || k->failed ? MPM_NO_PFN :
+		ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
 	t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
-	if (fork_killed(k, proc)) {
+	if (fork_killed(k, proc) || k->failed) {
 		discard_child(k, t, proc, fork_cpu);
 		return NULL;
 	}

@@ -89,6 +89,7 @@ static void test_bad_input(void)
 	expect_error(ARGS("--size", "1M"), 1);		/* below one max-order block */
 	expect_error(ARGS("--size", "1G,,2G"), 1);
 	expect_error(ARGS("--size", "6M"), 1);		/* not whole max-order blocks */
+	expect_error(ARGS("--size", "0"), 1);
 	expect_error(ARGS("--policies", "nosuch"), 1);
 	expect_error(ARGS("--policies", "mainline,ref-buddy"), 1);
 	expect_error(ARGS("--runs", "0"), 1);

@@ -174,7 +174,11 @@ cat >"$TMP/gap.json" <<'EOF'
 {"nodes":[{"zones":[{"type":"Normal","start":"16M","end":"48M"}]},
  {"zones":[{"type":"Normal","start":"8T","end":"8200G"}]}],"region_size":"32M"}
 EOF
-run_mpm run --machine "$TMP/gap.json" --workload none
-expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'2 nodes'* ]]" "an 8 TiB gap between nodes: exit $rc, $err"
+# (a host with strict overcommit or an address-space ulimit refuses the
+# 32 GiB mapping all the same: nothing to check there)
+if [ "$(cat /proc/sys/vm/overcommit_memory 2>/dev/null)" != 2 ] && [ "$(ulimit -v)" = unlimited ]; then
+	run_mpm run --machine "$TMP/gap.json" --workload none
+	expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'2 nodes'* ]]" "an 8 TiB gap between nodes: exit $rc, $err"
+fi
 
 finish

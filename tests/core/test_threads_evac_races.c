@@ -18,6 +18,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "machines.h"
 
@@ -70,13 +71,40 @@ static void *move_regions(void *arg)
 	while (!atomic_load(&stop)) {
 		uint64_t pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, MPM_MAX_ORDER - 1, 0);
 
-		if (pfn != MPM_NO_PFN) {
-			if (mpm_free_pages(m, pfn, MPM_MAX_ORDER - 1, 0))
-				atomic_fetch_add(&thread_errors, 1);
-			atomic_fetch_add(&progress, 1);
+		/* six free regions: an order-10 block is always there */
+		if (pfn == MPM_NO_PFN || mpm_free_pages(m, pfn, MPM_MAX_ORDER - 1, 0)) {
+			atomic_fetch_add(&thread_errors, 1);
+			break;
 		}
+		atomic_fetch_add(&progress, 1);
 	}
 	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The main thread's rounds: at least ROUNDS, and on until the other thread
+ * has done ROUNDS / 4 of its own, however the two are scheduled -- unless it
+ * failed, or 60 s pass (a stuck thread fails the test, not the ctest timer).
+ */
+static bool more_rounds(unsigned int i, double start)
+{
+	if (i < ROUNDS)
+		return true;
+	if (atomic_load(&thread_errors) || atomic_load(&progress) >= ROUNDS / 4)
+		return false;
+	if (now_s() - start > 60) {
+		atomic_fetch_add(&thread_errors, 1);
+		return false;
+	}
+	return true;
 }
 
 static void test_claim_under_walk(void)
@@ -84,7 +112,8 @@ static void test_claim_under_walk(void)
 	unsigned long features;
 	struct mpm_counters c;
 	pthread_t thr;
-	uint64_t pin, walks = 0;
+	uint64_t pin;
+	double start;
 
 	REQUIRE(mpm_policy_features("full", &features) == 0);
 	/* no cache: a freed region goes straight back to the region allocator */
@@ -94,18 +123,15 @@ static void test_claim_under_walk(void)
 	atomic_store(&stop, false);
 	atomic_store(&progress, 0);
 	REQUIRE(pthread_create(&thr, NULL, move_regions, NULL) == 0);
-	/* both sides at work for a while, however the threads are scheduled */
-	for (unsigned int i = 0; i < ROUNDS || (atomic_load(&progress) < ROUNDS / 4 &&
-						 !atomic_load(&thread_errors)); i++) {
+	start = now_s();
+	for (unsigned int i = 0; more_rounds(i, start); i++) {
 		struct mpm_evac_result r;
 
 		CHECK(mpm_evacuate_region(m, 0, 1 + i % 7, 1, false, &r) == 0);
-		walks += r.scanned > 0;
 	}
 	atomic_store(&stop, true);
 	pthread_join(thr, NULL);
 	CHECK_EQ_U(atomic_load(&thread_errors), 0);
-	CHECK(walks > 0);
 	mpm_counters(m, &c);
 	CHECK(c.ra_to_pa > 0);
 	CHECK(mpm_free_pages(m, pin, MPM_MAX_ORDER - 1, 1) == 0);
@@ -164,6 +190,7 @@ static void test_notify_swap(void)
 	uint64_t kernel[3 * 1024], movable[5];
 	size_t nk = 0;
 	pthread_t thr;
+	double start;
 
 	REQUIRE(mpm_policy_features("full", &features) == 0);
 	create(features);
@@ -181,8 +208,8 @@ static void test_notify_swap(void)
 	atomic_store(&stop, false);
 	atomic_store(&progress, 0);
 	REQUIRE(pthread_create(&thr, NULL, queue_regions, NULL) == 0);
-	for (unsigned int i = 0; i < ROUNDS || (atomic_load(&progress) < ROUNDS / 4 &&
-						 !atomic_load(&thread_errors)); i++) {
+	start = now_s();
+	for (unsigned int i = 0; more_rounds(i, start); i++) {
 		if (i % 2)
 			mpm_set_mempower_notify(m, hook_a, &arg_a);
 		else

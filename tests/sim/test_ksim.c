@@ -270,7 +270,7 @@ static void test_oom_victim_without_rss(void)
 	struct mpm_run r;
 	struct kprocess *p;
 	struct ktask *t;
-	uint64_t *held, *held2, nheld, nheld2, pfn;
+	uint64_t *held, *held2, *held3, nheld, nheld2, nheld3, pfn, pfn2, failures;
 	struct ksim *k;
 
 	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
@@ -294,6 +294,22 @@ static void test_oom_victim_without_rss(void)
 	CHECK(!k->failed);
 	CHECK_EQ_U(k->c.oom_kills, 2);
 	CHECK(p->killed && t->state == TASK_DEAD);
+	/*
+	 * the victim allocating again (TIF_MEMDIE), with what its death freed
+	 * held down to the watermark too: the reserves below it serve it, with
+	 * no reclaim and no other victim sought (there is none: the run would
+	 * fail)
+	 */
+	nheld3 = hold_all_pages(k->m, t->cpu, &held3);
+	failures = k->c.alloc_failures;
+	pfn2 = ksim_alloc_page(k, MPM_GFP_KERNEL, 0, t->cpu);
+	CHECK(pfn2 != MPM_NO_PFN);
+	CHECK(!k->failed);
+	CHECK_EQ_U(k->c.oom_kills, 2);
+	CHECK_EQ_U(k->c.alloc_failures, failures);
+	if (pfn2 != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn2, 0, t->cpu);
+	release_held(k->m, held3, nheld3);
 	k->current = NULL;
 	if (pfn != MPM_NO_PFN)
 		mpm_free_pages(k->m, pfn, 0, t->cpu);
