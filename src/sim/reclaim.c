@@ -292,9 +292,12 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 	 * reserves: gfp_to_alloc_flags gives it ALLOC_NO_WATERMARKS unless
 	 * __GFP_NOMEMALLOC, __alloc_pages_high_priority tries once, and then
 	 * the slow path gives up ("Avoid allocations with no watermarks from
-	 * looping endlessly") -- no reclaim, no second victim.
+	 * looping endlessly") -- no reclaim, no second victim.  A task that
+	 * exited by itself has no TIF_MEMDIE: its exit's allocations (the
+	 * mmu_gather's batch pages) go the ordinary way.
 	 */
-	if (k->current && k->current->state == TASK_DEAD) {
+	if (k->current && k->current->state == TASK_DEAD && k->current->proc &&
+	    k->current->proc->killed) {
 		pfn = gfp & MPM___GFP_NOMEMALLOC ? MPM_NO_PFN :
 		      try_alloc(k, gfp | MPM___GFP_MEMALLOC, order, cpu);
 		if (pfn == MPM_NO_PFN)
