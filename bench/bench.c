@@ -654,6 +654,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+double bench_median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void summarise(struct bench_result *r, unsigned int runs)
 {
 	double *sorted = malloc(runs * sizeof(*sorted));
@@ -661,11 +667,9 @@ static void summarise(struct bench_result *r, unsigned int runs)
 	if (!sorted)
 		abort();	/* a few doubles: not worth a recovery path */
 	memcpy(sorted, r->ns, runs * sizeof(*sorted));
-	qsort(sorted, runs, sizeof(*sorted), cmp_double);
+	r->median = bench_median(sorted, runs);
 	r->min = sorted[0];
 	r->max = sorted[runs - 1];
-	r->median = runs & 1 ? sorted[runs / 2] :
-		    (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
 	free(sorted);
 }
 

@@ -13,4 +13,10 @@
  */
 int mpm_bench_main(int argc, char **argv);
 
+/*
+ * Sort the @n > 0 run figures in @v and return their median (the mean of
+ * the middle two of an even count): every figure the bench reports.
+ */
+double bench_median(double *v, unsigned int n);
+
 #endif /* MPM_BENCH_BENCH_H */

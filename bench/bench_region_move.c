@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "bench_region_move.h"
 #include "core/freelist.h"
 
@@ -25,13 +26,6 @@ static double rm_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int rm_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 static int bench_one_size(uint64_t bytes, unsigned int runs, struct region_move_bench *r)
@@ -70,9 +64,7 @@ static int bench_one_size(uint64_t bytes, unsigned int runs, struct region_move_
 		}
 		ns[run] = (rm_now_ns() - t0) / ROUND_TRIPS;
 	}
-	qsort(ns, runs, sizeof(*ns), rm_cmp);
-	/* the median as the table's: the mean of the middle two of an even count */
-	r->ns = runs & 1 ? ns[runs / 2] : (ns[runs / 2 - 1] + ns[runs / 2]) / 2;
+	r->ns = bench_median(ns, runs);
 	/* the region must have made every trip back */
 	if (!z->ralloc->region[2].nr_free)
 		r->ns = -1;

@@ -9,7 +9,8 @@
  * On the way out patches 27 and 32 give every block the new freepage
  * migratetype and every pageblock the new pageblock migratetype, one store
  * per block.  The pageblock flags of a region are one contiguous run of
- * bytes (a run of relaxed word stores); the freepage migratetypes are one store per block, 128
+ * bytes (relaxed word stores, and none while they are as the region's last
+ * claim left them); the freepage migratetypes are one store per block, 128
  * cache lines for a 512 MiB region, but only needed when the region changes
  * type: a held region remembers the list it came from, which is every one
  * of its blocks' freepage migratetype.
@@ -314,8 +315,8 @@ static void claim_region_blocks(struct mpm_machine *m, struct zone *z,
 	 * Every page of the region is free, so no free reads these blocks'
 	 * types meanwhile, but an evacuation walking the region without the
 	 * lock does (get_pageblock_migratetype in async_skip): relaxed atomic
-	 * stores, not a memset.  A hole
-	 * between the blocks: their pageblocks one block at a time.
+	 * stores, not a memset.  A hole between the blocks: their pageblocks
+	 * one block at a time.
 	 */
 	if (!r->sparse) {
 		set_pageblock_run(z, pfn_to_bitidx(m, z, r->first_block),

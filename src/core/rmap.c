@@ -125,7 +125,7 @@ int mpm_rmap_clear(struct mpm_machine *m, uint64_t pfn)
 	if (likely(flags & PG_owned)) {
 		WRITE_ONCE(page->flags, flags & ~PG_owned);
 		if (!(flags & PG_alloc))	/* an inner page */
-			atomic_fetch_sub_explicit(&m->inner_owned, 1, memory_order_relaxed);
+			ADD_ATOMIC(m->inner_owned, -1);
 		return 0;
 	}
 	return pfn_zone(m, pfn) ? 0 : -1;

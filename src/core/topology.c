@@ -410,6 +410,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 				       char *err, size_t errlen)
 {
 	struct mpm_machine *m;
+	int r;
 
 	if (!s || validate_spec(s, err, errlen))
 		return NULL;
@@ -434,18 +435,15 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 			    m->nr_cpus * sizeof(*m->cpu_to_node);
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		spin_lock_init(&m->zones[i].lock);
-	switch (layout_page_array(m, s)) {
-	case 0:
-		break;
-	case -1:
-		fail(err, errlen, "machine too large: %llu page entries (limit %u)",
-		     (unsigned long long)m->nr_entries, UINT32_MAX - 1);
-		mpm_machine_destroy(m);
-		return NULL;
-	default:
-		fail(err, errlen, "cannot map the page array (%llu MiB): %s",
-		     (unsigned long long)(m->nr_entries * sizeof(*m->pages) >> 20),
-		     strerror(errno));
+	r = layout_page_array(m, s);
+	if (r) {
+		if (r == -1)
+			fail(err, errlen, "machine too large: %llu page entries (limit %u)",
+			     (unsigned long long)m->nr_entries, UINT32_MAX - 1);
+		else
+			fail(err, errlen, "cannot map the page array (%llu MiB): %s",
+			     (unsigned long long)(m->nr_entries * sizeof(*m->pages) >> 20),
+			     strerror(errno));
 		mpm_machine_destroy(m);
 		return NULL;
 	}

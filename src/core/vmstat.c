@@ -82,12 +82,16 @@ static long zone_page_state_raw(const struct zone *z, unsigned int item)
 	return 0;
 }
 
-/* zone_page_state(): the zone counter, negative drift clamped to 0. */
+/* Negative drift reads as 0, as on SMP. */
+static unsigned long clamp_state(long x)
+{
+	return x < 0 ? 0 : (unsigned long)x;
+}
+
+/* zone_page_state(): the zone counter, clamped. */
 static unsigned long zone_page_state(const struct zone *z, unsigned int item)
 {
-	long x = zone_page_state_raw(z, item);
-
-	return x < 0 ? 0 : (unsigned long)x;
+	return clamp_state(zone_page_state_raw(z, item));
 }
 
 static uint64_t zone_pgalloc_sum(const struct mpm_machine *m, const struct zone *z)
@@ -325,7 +329,6 @@ static void dirty_limits(const struct mpm_machine *m, unsigned long free_pages,
 void mpm_print_vmstat(const struct mpm_machine *m, FILE *out)
 {
 	long global[NR_ZONE_STAT_ITEMS] = { 0 };
-	unsigned long zone_items[NR_ZONE_STAT_ITEMS];
 	uint64_t events[NR_VM_EVENTS] = { 0 };
 	unsigned long dirty, background;
 
@@ -343,11 +346,9 @@ void mpm_print_vmstat(const struct mpm_machine *m, FILE *out)
 		events[EV_PGALLOC_DMA + z->type] += zone_pgalloc_sum(m, z);
 		events[EV_PGFREE] += zone_pgfree_sum(m, z);
 	}
-	for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++) {
-		zone_items[it] = global[it] < 0 ? 0 : (unsigned long)global[it];
-		fprintf(out, "%s %lu\n", zone_stat_text[it], zone_items[it]);
-	}
-	dirty_limits(m, zone_items[NR_FREE_PAGES_ITEM], &dirty, &background);
+	for (unsigned int it = 0; it < NR_ZONE_STAT_ITEMS; it++)
+		fprintf(out, "%s %lu\n", zone_stat_text[it], clamp_state(global[it]));
+	dirty_limits(m, clamp_state(global[NR_FREE_PAGES_ITEM]), &dirty, &background);
 	fprintf(out, "nr_dirty_threshold %lu\n", dirty);
 	fprintf(out, "nr_dirty_background_threshold %lu\n", background);
 	for (unsigned int e = 0; e < NR_VM_EVENTS; e++)

@@ -12,6 +12,8 @@
 
 #include <stdbool.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 
 /* argv[*i + 1], moving *i on to it, or NULL (and *i unchanged) if it is no value. */
 static inline const char *mpm_next_value(int argc, char **argv, int *i)
@@ -58,6 +60,20 @@ static inline bool mpm_key_repeated(struct mpm_keys *k, const char *key)
 	if (k->nr < MPM_MAX_KEYS)
 		k->key[k->nr++] = key;
 	return false;
+}
+
+/*
+ * A value that names a JSON file rather than a preset or a size, as
+ * --machine and --power take them: one ending in ".json" (any case), or an
+ * existing regular file by any name.
+ */
+static inline bool mpm_arg_names_file(const char *s)
+{
+	size_t n = strlen(s);
+	struct stat st;
+
+	return (n >= 5 && !strcasecmp(s + n - 5, ".json")) ||
+	       (stat(s, &st) == 0 && S_ISREG(st.st_mode));
 }
 
 #endif /* MPM_IO_ARGV_H */

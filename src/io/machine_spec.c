@@ -17,11 +17,11 @@
  * there is only ZONE_DMA.
  */
 #include "io/machine_spec.h"
+#include "io/argv.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "sim/size.h"
 
@@ -188,26 +188,6 @@ malformed:
 	return -2;
 }
 
-static bool ends_with_json(const char *s)
-{
-	size_t n = strlen(s);
-
-	return n >= 5 && !strcasecmp(s + n - 5, ".json");
-}
-
-static bool is_regular_file(const char *s)
-{
-	struct stat st;
-
-	return stat(s, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* A --machine value names a machine file (else a preset or a size). */
-static bool is_machine_file(const char *s)
-{
-	return ends_with_json(s) || is_regular_file(s);
-}
-
 static int load_source(const char *s, struct mpm_spec_buf *b,
 		       char *err, size_t errlen)
 {
@@ -217,7 +197,7 @@ static int load_source(const char *s, struct mpm_spec_buf *b,
 		snprintf(err, errlen, "empty machine spec");
 		return -1;
 	}
-	if (is_machine_file(s))
+	if (mpm_arg_names_file(s))
 		return mpm_machine_json_load(s, b, err, errlen);
 	r = mpm_machine_preset(s, b, err, errlen);
 	if (r)
@@ -383,7 +363,7 @@ int mpm_machine_spec_build(const struct mpm_machine_opts *o,
 
 	mpm_spec_buf_init(b);
 	if (load_source(s, b, err, errlen) ||
-	    apply_options(o, is_machine_file(s) ? s : NULL, b, err, errlen)) {
+	    apply_options(o, mpm_arg_names_file(s) ? s : NULL, b, err, errlen)) {
 		mpm_spec_buf_free(b);
 		return -1;
 	}

@@ -8,6 +8,7 @@
  * Every error is one line naming the file and the field.
  */
 #include "io/memspec_json.h"
+#include "io/argv.h"
 #include "io/utf8.h"
 
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 enum kind { K_COUNT, K_CURRENT, K_VOLTAGE, K_FREQ, K_CLOCKS };
 
@@ -249,16 +249,12 @@ out:
 int mpm_memspec_resolve(const char *name, struct mpm_memspec *s, char *err, size_t errlen)
 {
 	const struct mpm_memspec *p = mpm_memspec_preset(name);
-	size_t n = strlen(name);
-	struct stat st;
 
 	if (p) {
 		*s = *p;
 		return 0;
 	}
-	/* as --machine takes its files: any case of ".json", or a file by any name */
-	if ((n > 5 && !strcasecmp(name + n - 5, ".json")) ||
-	    (!stat(name, &st) && S_ISREG(st.st_mode)))
+	if (mpm_arg_names_file(name))
 		return mpm_memspec_load(name, s, err, errlen);
 	snprintf(err, errlen, "unknown memspec '%s' (expected %s, or a .json file)", name,
 		 mpm_memspec_preset_names());

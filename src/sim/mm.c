@@ -189,7 +189,7 @@ static bool ensure_pmd(struct ksim *k, struct kmm *mm, uint64_t va, unsigned int
 {
 	uint32_t gib = (uint32_t)(va / PAGES_PER_GIB), pud = gib / GIB_PER_PUD;
 
-	/* find_va never places a mapping past it: mmap would fail first */
+	/* the workloads' limits keep mappings below it; past it the run fails */
 	if (va / PAGES_PER_GIB >= USER_GIB) {
 		ksim_fail(k, "address space above 128 TiB (x86_64's user space)");
 		return false;

@@ -456,8 +456,8 @@ static uint64_t pricing_interval_ns(const struct mpm_run_config *cfg)
  * than a second: at the first quantum boundary at or past each tick.  An
  * idle machine skips time (skip_idle) only up to the next tick
  * (skip_limit), so that a burst's accesses stay in the interval they fell
- * in, and each idle interval after it passes in one jump.  The second's own
- * sample prices the rest.
+ * in, and each idle interval after it passes in one jump.  @next is that
+ * limit, the next tick.  The second's own sample prices the rest.
  */
 static int price_ticks(struct mpm_run *run, uint64_t t0, uint64_t until, uint64_t tick,
 		       uint64_t *next)
@@ -506,16 +506,17 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		goto fail;
 	while (t < cfg->duration) {
 		uint64_t until = t0 + (uint64_t)llround((t + 1) * 1e9);
-		uint64_t next = t0 + (uint64_t)llround(t * 1e9) + tick;
 
+		/* the second's first pricing tick, which price_ticks() moves on */
+		if (tick < NSEC_PER_SEC)
+			run->k->skip_limit = t0 + (uint64_t)llround(t * 1e9) + tick;
 		while (run->k->now < until && !run->k->failed) {
-			if (tick < NSEC_PER_SEC)
-				run->k->skip_limit = next;
 			ksim_run_quantum(run->k);
 			note_free_regions(run);
 			if (cfg->check_every_op && check_quantum(run, t0))
 				goto fail;
-			if (tick < NSEC_PER_SEC && price_ticks(run, t0, until, tick, &next))
+			if (tick < NSEC_PER_SEC &&
+			    price_ticks(run, t0, until, tick, &run->k->skip_limit))
 				goto nomem;
 		}
 		if (run->k->failed)

@@ -77,14 +77,15 @@ static int push_task(struct ksim *k, struct ktask *t)
 }
 
 /*
- * The child's allocations may have OOM-killed the parent, or the process
- * the child joins.  copy_process gives up when the parent has a fatal
- * signal pending, so no thread starts in a torn-down mm; a thread of a
- * killed process would also revive its live count.
+ * The child's allocations may have failed the run, or OOM-killed the
+ * parent or the process the child joins.  copy_process gives up when the
+ * parent has a fatal signal pending, so no thread starts in a torn-down mm;
+ * a thread of a killed process would also revive its live count.
  */
-static bool fork_killed(const struct ksim *k, const struct kprocess *proc)
+static bool fork_fails(const struct ksim *k, const struct kprocess *proc)
 {
-	return (proc && proc->killed) || (k->current && k->current->state == TASK_DEAD);
+	return k->failed || (proc && proc->killed) ||
+	       (k->current && k->current->state == TASK_DEAD);
 }
 
 /*
@@ -145,14 +146,15 @@ struct ktask *ksim_spawn_on(struct ksim *k, struct kprocess *proc, kprogram_fn r
 	t->stack = NO_PFN32;
 	t->task_obj = ksim_slab_alloc(k, SLAB_TASK, fork_cpu);
 	/* each allocation may kill the parent: the next one is not made then */
-	stack = fork_killed(k, proc) || k->failed ? MPM_NO_PFN :
-		ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
-	t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
-	if (fork_killed(k, proc) || k->failed) {
+	if (!fork_fails(k, proc)) {
+		stack = ksim_alloc_page(k, THREADINFO_GFP, THREAD_SIZE_ORDER, fork_cpu);
+		t->stack = stack == MPM_NO_PFN ? NO_PFN32 : (uint32_t)stack;
+	}
+	if (fork_fails(k, proc)) {
 		discard_child(k, t, proc, fork_cpu);
 		return NULL;
 	}
-	k->c.stacks += stack != MPM_NO_PFN;
+	k->c.stacks += t->stack != NO_PFN32;
 	k->c.threads++;
 	if (proc) {
 		proc->threads[proc->nr_threads++] = t;
