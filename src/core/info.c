@@ -76,6 +76,7 @@ static const char *const feature_names[] = {
 	"evacuation",
 	"reclaim_clean",
 	"evac_drain",
+	"evac_trigger_alloc",
 };
 
 _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
@@ -102,6 +103,8 @@ static const struct {
 	{ MPM_FEATURE_EVAC_TRIGGERS, MPM_FEATURE_EVACUATION },
 	{ MPM_FEATURE_RECLAIM_CLEAN, MPM_FEATURE_EVACUATION },
 	{ MPM_FEATURE_EVAC_DRAIN, MPM_FEATURE_EVACUATION },
+	{ MPM_FEATURE_EVAC_TRIGGER_ALLOC, MPM_FEATURE_EVAC_TRIGGERS },
+	{ MPM_FEATURE_EVAC_TRIGGER_ALLOC, MPM_FEATURE_SORTED_FREELISTS },
 };
 
 /* The name of the one switch in @bit. */

@@ -30,7 +30,7 @@ void mempower_work_destroy(struct zone *z)
 	z->mpw = NULL;
 }
 
-/* queue_mempower_work (patch 37): set the region's bit, wake the node's kmempowerd. */
+/* queue_mempower_work (patch 38): set the region's bit, wake the node's kmempowerd. */
 static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t rid)
 {
 	struct mempower_work *w = z->mpw;
@@ -56,8 +56,11 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
  * region_is_evac_candidate (patch 40): the system is running, the zone is
  * not ZONE_DMA, the pageblock of the block just put on a free list (@idx,
  * its head page after merging) is MOVABLE or RECLAIMABLE, and
- * should_evacuate_region of the head page's region.  "A free in a lower
- * region creates room to pull pages down from higher ones."
+ * should_evacuate_region of the head page's region.  The patch's reason:
+ * "if the pages freed belong to lower-numbered regions, then there is a
+ * chance that pages from higher-numbered regions could be moved to these
+ * freshly freed pages" -- though what it queues, and kmempowerd then
+ * empties, is the region freed into, if few of its pages are used.
  */
 void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
 {

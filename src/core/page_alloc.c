@@ -75,6 +75,27 @@ static inline unsigned int region_bias_order(struct zone *z, unsigned int cur,
 }
 
 /*
+ * evac_trigger_alloc: patch 40's trigger sits at the end of add_to_freelist,
+ * which expand() calls for each half it puts back (orders @order..@cur-1,
+ * at @idx + 2^k).  Tested here once the allocation's counts are final:
+ * a region's count only falls as halves go back, so the patch's last add
+ * into a region sees this count, and queueing a region twice is a no-op.
+ * Nothing when @cur is @order: the caller need not test for a split.
+ */
+static __attribute__((noinline)) void evac_trigger_halves(struct mpm_machine *m, struct zone *z,
+							  uint32_t idx, unsigned int order,
+							  unsigned int cur)
+{
+	for (unsigned int k = cur; k-- > order;)
+		evac_trigger(m, z, idx + (1u << k));
+}
+
+static inline bool trigger_on_alloc(unsigned long features, const struct zone *z)
+{
+	return unlikely(features & MPM_FEATURE_EVAC_TRIGGER_ALLOC) && z->mpw;
+}
+
+/*
  * Take the first block of the smallest order that fits from one list.
  * @sorted: the zone's list discipline; region_bias needs sorted lists
  * (mpm_machine_create refuses it without), so mainline's copy has none.
@@ -116,6 +137,9 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 		ADD_ONCE(area->nr_free, -1ul);
 		expand(m, z, idx, order, cur, migratetype, sorted);
 		account_freepages(m, z, idx, order, migratetype, -1);
+		/* add_to_freelist is the sorted lists' (evac_trigger_alloc needs them) */
+		if (sorted && trigger_on_alloc(m->features, z))
+			evac_trigger_halves(m, z, idx, order, cur);
 		return idx;
 	}
 	return UINT32_MAX;
@@ -151,6 +175,9 @@ static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
 			continue;
 		}
 		move_page_freelist(m, z, idx, order, migratetype);
+		/* evac_trigger_alloc: the move's add_to_freelist (patch 40 as coded) */
+		if (trigger_on_alloc(m->features, z))
+			evac_trigger(m, z, idx);
 		pfn += 1ull << order;
 		pages_moved += 1 << order;
 	}
@@ -280,6 +307,8 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 			if ((unsigned int)cur > order) {
 				account_freepages(m, z, idx, (unsigned int)cur, start_migratetype, 1);
 				account_freepages(m, z, idx, order, start_migratetype, -1);
+				if (trigger_on_alloc(m->features, z))
+					evac_trigger_halves(m, z, idx, order, (unsigned int)cur);
 			}
 
 			ADD_ONCE(z->ev[ZEV_FALLBACKS], 1);

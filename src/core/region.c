@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Per-region free page accounting (zone_mem_region->nr_free, patch 07/12).
+ * Per-region free page accounting (zone_mem_region->nr_free, patch 12).
  *
  * The patchset adds a whole block's 1 << order to the region of the block's
  * head page.  When region boundaries are not aligned to MAX_ORDER blocks (as

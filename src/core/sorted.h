@@ -164,7 +164,7 @@ static inline void set_next_region(struct sorted_free_lists *s, int mt, unsigned
 }
 
 /*
- * add_to_freelist (patches 05, 09, 11): link @idx in region order.  Forced
+ * add_to_freelist (patches 06 and 11): link @idx in region order.  Forced
  * inline, like rmqueue_del_from_freelist below: they are called only from
  * the sorted copies of the buddy paths (add_to_freelist_pos()), where a call
  * and a stack frame per split or merge level would cost more than the work.

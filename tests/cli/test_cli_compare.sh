@@ -226,6 +226,10 @@ expect_error 1 "policy 'sorted+evac_drain': switch evac_drain needs evacuation" 
 	compare --experiment pagetest --policies sorted+evac_drain
 expect_error 1 "policy 'full-evacuation+evac_drain': switch evac_drain needs evacuation" \
 	compare --experiment pagetest --policies full-evacuation+evac_drain
+expect_error 1 "policy 'sorted+evac_trigger_alloc': switch evac_trigger_alloc needs evac_triggers" \
+	compare --experiment pagetest --policies sorted+evac_trigger_alloc
+expect_error 1 "cannot build the machine: feature evac_trigger_alloc needs sorted_freelists" \
+	run --policy mainline --features evacuation,evac_triggers,evac_trigger_alloc --workload none
 expect_error 1 "policy 'full+none': 'none' is not a switch here" \
 	compare --experiment pagetest --policies full+none
 expect_error 1 "policy 'full+': empty or overlong switch name" \

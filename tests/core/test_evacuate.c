@@ -322,6 +322,46 @@ static void test_trigger_head(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * evac_trigger_alloc: patch 40's trigger as coded, in add_to_freelist, so
+ * also where an allocation's split puts halves back.  8 regions of 4096
+ * pages; order-0 allocations fill region 0 (the region cache) and then
+ * split a block of region 1 (a pcp refill), whose few used pages qualify it
+ * (should_evacuate_region).  Nothing is freed: by default nothing is
+ * queued; with the switch region 1 is, at that first split.
+ */
+static void test_trigger_alloc(void)
+{
+	for (int on = 0; on < 2; on++) {
+		struct test_machine t;
+		struct mpm_machine *m;
+		uint32_t rids[8];
+		uint64_t pfn;
+		int q = 0;
+
+		tm_flat(&t, 0, 32768, 1);
+		t.spec.region_shift = 12;
+		t.spec.region_absolute = true;
+		REQUIRE(!mpm_policy_features("full", &t.spec.features));
+		if (on)
+			t.spec.features |= MPM_FEATURE_EVAC_TRIGGER_ALLOC;
+		m = tm_create(&t);
+		do {
+			pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+			REQUIRE(pfn != MPM_NO_PFN);
+			q = mpm_mempower_work_take(m, 0, rids, 8);
+		} while (!q && mpm_pfn_to_region(m, pfn) < 2);
+		CHECK_EQ_U(q, on ? 1 : 0);
+		if (on) {
+			/* a pcp refill split it, maybe before a page of it was handed out */
+			CHECK_EQ_U(rids[0], 1);
+			CHECK(mpm_should_evacuate_region(m, 0, 1, mpm_evac_threshold(m)));
+		}
+		CHECK_EQ_U(tm_check(m), 0);
+		mpm_machine_destroy(m);
+	}
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
@@ -447,5 +487,6 @@ int main(void)
 	test_reclaim_cold();
 	test_worker_recheck();
 	test_trigger_head();
+	test_trigger_alloc();
 	return t_report("core/evacuate");
 }
