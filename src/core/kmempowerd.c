@@ -36,7 +36,13 @@
 
 #include "mempower_work.h"
 
-#define KMPD_TAKE	64	/* regions taken from a zone's mask at a time */
+/*
+ * Regions taken from a zone's mask at a time.  Patch 37's worker copies the
+ * whole mask, as the simulator's does; the order differs only while more
+ * than this many are queued in one zone, and a thread's order is the
+ * host scheduler's anyway.
+ */
+#define KMPD_TAKE	64
 
 enum kmpd_event {
 	KMPD_WAKEUPS,

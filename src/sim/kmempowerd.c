@@ -39,6 +39,8 @@
 struct kmempowerd {
 	unsigned int nid;
 	struct ktask *task;
+	unsigned int max_regions;	/* the most regions of any zone */
+	uint32_t rids[];		/* a zone's queued regions, all at once */
 };
 
 /* The owner of a moving page learns its new pfn; -1 if it no longer holds it there. */
@@ -124,7 +126,7 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 	bool reclaim = mpm_features(k->m) & MPM_FEATURE_RECLAIM_CLEAN;
 	bool drain = mpm_features(k->m) & MPM_FEATURE_EVAC_DRAIN;
 	uint64_t used = 0;
-	uint32_t rids[64];
+	uint32_t *rids = d->rids;
 
 	for (unsigned int zid = 0; zid < mpm_nr_zones(k->m); zid++) {
 		struct mpm_zone_info zi;
@@ -133,7 +135,8 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 		mpm_zone_info(k->m, zid, &zi);
 		if (zi.node != d->nid)
 			continue;
-		while ((n = mpm_mempower_work_take(k->m, zid, rids, 64)) > 0) {
+		/* patch 37: the worker copies the zone's whole mask */
+		while ((n = mpm_mempower_work_take(k->m, zid, rids, d->max_regions)) > 0) {
 			for (int i = 0; i < n; i++) {
 				struct mpm_evac_result r;
 
@@ -193,8 +196,15 @@ int ksim_start_kmempowerd(struct ksim *k)
 	struct mpm_migrate_ops ops = {
 		.move = ksim_migrate_page, .reclaim_clean = ksim_reclaim_clean, .arg = k,
 	};
-	unsigned int nodes = mpm_nr_nodes(k->m);
+	unsigned int nodes = mpm_nr_nodes(k->m), max_regions = 1;
 
+	for (unsigned int zid = 0; zid < mpm_nr_zones(k->m); zid++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, zid, &zi);
+		if (zi.nr_regions > max_regions)
+			max_regions = zi.nr_regions;
+	}
 	mpm_set_migrate_ops(k->m, &ops);
 	if (!(mpm_features(k->m) & MPM_FEATURE_EVACUATION))
 		return 0;
@@ -202,11 +212,12 @@ int ksim_start_kmempowerd(struct ksim *k)
 	if (!k->kmpd)
 		return -1;
 	for (unsigned int nid = 0; nid < nodes; nid++) {
-		struct kmempowerd *d = calloc(1, sizeof(*d));
+		struct kmempowerd *d = calloc(1, sizeof(*d) + max_regions * sizeof(d->rids[0]));
 
 		if (!d)
 			return -1;
 		d->nid = nid;
+		d->max_regions = max_regions;
 		/*
 		 * kthread_create_on_node: the node's last CPU, outside the
 		 * round robin that places the workload's tasks, so that the
