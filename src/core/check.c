@@ -862,6 +862,31 @@ static int check_totals(struct check *c, const struct zone *z, const struct walk
 	return 0;
 }
 
+/*
+ * What boot set up and every allocation reads: the watermarks from
+ * min_free_kbytes, the lowmem reserves, the vmstat threshold
+ * (watermark.c computes them, for boot and for this check alike).
+ */
+static int check_setup(struct check *c, const struct zone *z)
+{
+	unsigned long wmark[NR_WMARK];
+
+	zone_wmarks(c->m, z, wmark);
+	if (memcmp(wmark, z->watermark, sizeof(wmark)))
+		return bad(c, z, "watermarks %lu %lu %lu, min_free_kbytes %lu gives %lu %lu %lu",
+			   z->watermark[WMARK_MIN], z->watermark[WMARK_LOW],
+			   z->watermark[WMARK_HIGH], c->m->min_free_kbytes,
+			   wmark[WMARK_MIN], wmark[WMARK_LOW], wmark[WMARK_HIGH]);
+	for (int j = 0; j < MAX_NR_ZONES; j++)
+		if (z->lowmem_reserve[j] != zone_lowmem_reserve(c->m, z, j))
+			return bad(c, z, "lowmem_reserve[%d] is %ld, the zones' sizes give %ld",
+				   j, z->lowmem_reserve[j], zone_lowmem_reserve(c->m, z, j));
+	if (z->stat_threshold != calculate_normal_threshold(c->m, z))
+		return bad(c, z, "stat threshold %d, the zone's size gives %d",
+			   z->stat_threshold, calculate_normal_threshold(c->m, z));
+	return 0;
+}
+
 static int check_zone(struct check *c, struct zone *z)
 {
 	struct walk_totals t = { 0 };
@@ -876,12 +901,7 @@ static int check_zone(struct check *c, struct zone *z)
 		free_lists += READ_ONCE(z->ralloc->nr_pages);
 	if (walk_pfns(c, z, &t) || check_totals(c, z, &t, free_lists, pcp_pages))
 		return -1;
-	if (z->watermark[WMARK_MIN] > z->watermark[WMARK_LOW] ||
-	    z->watermark[WMARK_LOW] > z->watermark[WMARK_HIGH])
-		return bad(c, z, "watermarks out of order: %lu %lu %lu",
-			   z->watermark[WMARK_MIN], z->watermark[WMARK_LOW],
-			   z->watermark[WMARK_HIGH]);
-	if (check_regions(c, z) || (z->sorted && check_sorted(c, z)))
+	if (check_setup(c, z) || check_regions(c, z) || (z->sorted && check_sorted(c, z)))
 		return -1;
 	return check_pageblocks(c, z);
 }

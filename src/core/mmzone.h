@@ -425,6 +425,11 @@ void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 
 /* watermark.c */
 void init_per_zone_wmark_min(struct mpm_machine *m);
+/* What boot set up, for the checker too: watermark.c. */
+void zone_wmarks(const struct mpm_machine *m, const struct zone *z,
+		 unsigned long wmark[NR_WMARK]);
+long zone_lowmem_reserve(const struct mpm_machine *m, const struct zone *z, int j);
+int calculate_normal_threshold(const struct mpm_machine *m, const struct zone *z);
 bool __zone_watermark_ok(const struct zone *z, unsigned int order,
 			 unsigned long mark, unsigned int classzone_idx,
 			 int alloc_flags);

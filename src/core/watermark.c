@@ -56,7 +56,7 @@ static unsigned long nr_free_buffer_pages(const struct mpm_machine *m)
  * calculate_normal_threshold: how far a per-cpu differential may drift
  * before it is folded into the zone counter.
  */
-static int calculate_normal_threshold(const struct mpm_machine *m, const struct zone *z)
+int calculate_normal_threshold(const struct mpm_machine *m, const struct zone *z)
 {
 	unsigned long mem = z->managed_pages >> (27 - MPM_PAGE_SHIFT); /* 128 MiB units */
 	int threshold = 2 * fls_ul(m->nr_cpus) * (1 + fls_ul(mem));
@@ -65,57 +65,66 @@ static int calculate_normal_threshold(const struct mpm_machine *m, const struct 
 }
 
 /*
- * setup_per_zone_lowmem_reserve: each lower zone keeps back, from
- * allocations whose classzone is j, the managed pages of zones j down to the
- * zone above it divided by its ratio.  Empty zone types take part with 0
- * pages, which is why DMA's protection against MOVABLE equals that against
- * NORMAL on a machine without ZONE_MOVABLE.
+ * setup_per_zone_lowmem_reserve, for one zone and classzone @j: a lower
+ * zone keeps back, from allocations whose classzone is j, the managed pages
+ * of the zones above it up to j, divided by its ratio.  Empty zone types
+ * take part with 0 pages, which is why DMA's protection against MOVABLE
+ * equals that against NORMAL on a machine without ZONE_MOVABLE.  0 for
+ * its own type and those below.
  */
-static void setup_per_zone_lowmem_reserve(struct mpm_machine *m)
+long zone_lowmem_reserve(const struct mpm_machine *m, const struct zone *z, int j)
 {
-	for (unsigned int n = 0; n < m->nr_nodes; n++) {
-		struct zone *const *zones = m->node_data[n].node_zones;
+	struct zone *const *zones = m->node_data[z->node].node_zones;
+	unsigned long managed = 0;
+	int ratio;
 
-		for (int j = 0; j < MAX_NR_ZONES; j++) {
-			unsigned long managed = zones[j] ? zones[j]->managed_pages : 0;
-
-			if (zones[j])
-				zones[j]->lowmem_reserve[j] = 0;
-			for (int idx = j - 1; idx >= 0; idx--) {
-				struct zone *lower = zones[idx];
-				int ratio = sysctl_lowmem_reserve_ratio[idx];
-
-				if (!lower)
-					continue;
-				if (ratio < 1)
-					ratio = 1;
-				lower->lowmem_reserve[j] = (long)(managed / (unsigned long)ratio);
-				managed += lower->managed_pages;
-			}
-		}
-	}
+	if (j <= (int)z->type)
+		return 0;
+	for (int k = (int)z->type + 1; k <= j; k++)
+		if (zones[k])
+			managed += zones[k]->managed_pages;
+	ratio = sysctl_lowmem_reserve_ratio[z->type];
+	return (long)(managed / (unsigned long)(ratio < 1 ? 1 : ratio));
 }
 
-/* __setup_per_zone_wmarks: min split over zones by managed pages; low and
- * high are min + 1/4 and min + 1/2 of the zone's share. */
-static void setup_per_zone_wmarks(struct mpm_machine *m)
+static void setup_per_zone_lowmem_reserve(struct mpm_machine *m)
+{
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		for (int j = 0; j < MAX_NR_ZONES; j++)
+			m->zones[i].lowmem_reserve[j] = zone_lowmem_reserve(m, &m->zones[i], j);
+}
+
+/*
+ * __setup_per_zone_wmarks for one zone: min_free_kbytes split over the
+ * zones by managed pages; low and high are min + 1/4 and min + 1/2 of the
+ * zone's share.
+ */
+void zone_wmarks(const struct mpm_machine *m, const struct zone *z,
+		 unsigned long wmark[NR_WMARK])
 {
 	unsigned long pages_min = m->min_free_kbytes >> (MPM_PAGE_SHIFT - 10);
-	unsigned long lowmem_pages = 0;
+	unsigned long lowmem_pages = 0, tmp;
 
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		lowmem_pages += m->zones[i].managed_pages;
+	tmp = lowmem_pages ?
+	      (unsigned long)((unsigned __int128)pages_min * z->managed_pages / lowmem_pages) : 0;
+	wmark[WMARK_MIN] = tmp;
+	wmark[WMARK_LOW] = tmp + (tmp >> 2);
+	wmark[WMARK_HIGH] = tmp + (tmp >> 1);
+}
 
+static void setup_per_zone_wmarks(struct mpm_machine *m)
+{
 	for (unsigned int i = 0; i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
-		unsigned long tmp = lowmem_pages ?
-			(unsigned long)((unsigned __int128)pages_min * z->managed_pages /
-					lowmem_pages) : 0;
+		unsigned long wmark[NR_WMARK];
 
+		zone_wmarks(m, z, wmark);
 		spin_lock(&z->lock);
-		z->watermark[WMARK_MIN] = tmp;
-		z->watermark[WMARK_LOW] = tmp + (tmp >> 2);
-		z->watermark[WMARK_HIGH] = tmp + (tmp >> 1);
+		z->watermark[WMARK_MIN] = wmark[WMARK_MIN];
+		z->watermark[WMARK_LOW] = wmark[WMARK_LOW];
+		z->watermark[WMARK_HIGH] = wmark[WMARK_HIGH];
 		/*
 		 * 3.12 goes through __mod_zone_page_state here too, but at
 		 * boot the per-cpu stat thresholds are still 0

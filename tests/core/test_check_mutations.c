@@ -166,6 +166,17 @@ static void d_free_order(struct mpm_machine *m)
 	REQUIRE(0);
 }
 
+static void d_wmark_min(struct mpm_machine *m) { DAMAGE(Z(m)->watermark[WMARK_MIN], 0); }
+static void d_lowmem_reserve(struct mpm_machine *m) { DAMAGE(Z(m)->lowmem_reserve[0], 1l << 40); }
+
+static void d_zone_threshold(struct mpm_machine *m)
+{
+	/* zone and every cpu's copy alike: the copies' own check agrees */
+	DAMAGE(Z(m)->stat_threshold, Z(m)->stat_threshold + 1);
+	Z(m)->pageset[0].stat_threshold++;
+	Z(m)->pageset[1].stat_threshold++;
+}
+
 /* -- owners -- */
 static void d_owner_head(struct mpm_machine *m)
 {
@@ -273,6 +284,9 @@ static const struct damage cases[] = {
 	{ "zone present", MAINLINE, d_zone_present, "present_pages is 65636, the pfn walk finds 65536" },
 	{ "allocated order 200", MAINLINE, d_alloc_order, "order 200 misplaced" },
 	{ "free order MAX_ORDER", MAINLINE, d_free_order, "order 11" },
+	{ "min watermark 0", MAINLINE, d_wmark_min, "watermarks 0 " },
+	{ "lowmem reserve", MAINLINE, d_lowmem_reserve, "lowmem_reserve[0] is 1099511627776, the zones' sizes give 0" },
+	{ "zone and cpu thresholds", MAINLINE, d_zone_threshold, "stat threshold 13, the zone's size gives 12" },
 	{ "owned head, no owner", MAINLINE, d_owner_head, "is marked owned (PG_owned) with no owner" },
 	{ "owned inner, no owner", MAINLINE, d_owner_inner, "is marked owned (PG_owned) with no owner" },
 	{ "bias_stale -2", SORTED, d_bias_stale_low, "Movable bias_stale is -2" },
@@ -306,6 +320,10 @@ static void run_case(const struct damage *d)
 	CHECK(ret == -1);
 	CHECK(strstr(msg, d->expect) != NULL);
 	memcpy(saved_at, &saved, saved_size);
+	if (d->damage == d_zone_threshold) {
+		Z(m)->pageset[0].stat_threshold--;
+		Z(m)->pageset[1].stat_threshold--;
+	}
 	CHECK(!mpm_check(m, msg, sizeof(msg)));
 	mpm_machine_destroy(m);
 }
