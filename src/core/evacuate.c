@@ -45,13 +45,19 @@ void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *op
 	m->migrate_ops = *ops;
 }
 
-bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold)
+bool should_evacuate_region_out(const struct zone *z, unsigned int rid, uint64_t threshold,
+				uint64_t out)
 {
 	const struct zone_mem_region *r = &z->regions[rid];
-	uint64_t used = r->present_pages - r->nr_free;
+	uint64_t used = r->present_pages - r->nr_free + out;
 
 	/* region 0 is the target of all our compaction runs */
 	return rid != 0 && used > 0 && used <= threshold;
+}
+
+bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold)
+{
+	return should_evacuate_region_out(z, rid, threshold, 0);
 }
 
 bool mpm_should_evacuate_region(const struct mpm_machine *m, unsigned int zid,

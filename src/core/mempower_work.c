@@ -64,6 +64,11 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
  */
 void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
 {
+	evac_trigger_out(m, z, idx, 0);
+}
+
+void evac_trigger_out(struct mpm_machine *m, struct zone *z, uint32_t idx, uint64_t out)
+{
 	uint64_t pfn = idx_to_pfn(m, idx);
 	unsigned int rid = pfn_zone_region_id(m, z, pfn);
 	int mt;
@@ -73,7 +78,7 @@ void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx)
 	mt = get_pageblock_migratetype(m, z, pfn);
 	if (mt != MIGRATE_MOVABLE && mt != MIGRATE_RECLAIMABLE)
 		return;
-	if (should_evacuate_region(z, rid, m->evac_threshold))
+	if (should_evacuate_region_out(z, rid, m->evac_threshold, out))
 		queue_mempower_work(m, z, rid);
 }
 

@@ -33,7 +33,12 @@ int mempower_work_init(struct mpm_machine *m, struct zone *z);
 void mempower_work_destroy(struct zone *z);
 /* should_evacuate_region (patch 39) for a region of @z (evacuate.c). */
 bool should_evacuate_region(const struct zone *z, unsigned int rid, uint64_t threshold);
-/* The free-path trigger (patch 40), for a block of @order freed at @idx. */
+/* The same while @out more of its free pages are not yet counted free. */
+bool should_evacuate_region_out(const struct zone *z, unsigned int rid, uint64_t threshold,
+				uint64_t out);
+/* The free-path trigger (patch 40), for the block just put on a list at @idx. */
 void evac_trigger(struct mpm_machine *m, struct zone *z, uint32_t idx);
+/* The same, as it tests while @out free pages of the region are still out. */
+void evac_trigger_out(struct mpm_machine *m, struct zone *z, uint32_t idx, uint64_t out);
 
 #endif /* MPM_CORE_MEMPOWER_WORK_H */

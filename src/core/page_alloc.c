@@ -76,18 +76,29 @@ static inline unsigned int region_bias_order(struct zone *z, unsigned int cur,
 
 /*
  * evac_trigger_alloc: patch 40's trigger sits at the end of add_to_freelist,
- * which expand() calls for each half it puts back (orders @order..@cur-1,
- * at @idx + 2^k).  Tested here once the allocation's counts are final:
- * a region's count only falls as halves go back, so the patch's last add
- * into a region sees this count, and queueing a region twice is a no-op.
+ * which expand() calls for each half it puts back, largest first (order k
+ * at @idx + 2^k, k = @cur-1 down to @order).  Tested here once the
+ * allocation's counts are final, each half as its own add saw them: the
+ * halves below it, [@idx + 2^@order, @idx + 2^k), were not back yet, and
+ * those of their pages in the half's region count as used.  (The final
+ * count alone is not that: a region a block straddles into can go from a
+ * few used pages at one add to none at the last, and none never queues.)
  * Nothing when @cur is @order: the caller need not test for a split.
  */
 static __attribute__((noinline)) void evac_trigger_halves(struct mpm_machine *m, struct zone *z,
 							  uint32_t idx, unsigned int order,
 							  unsigned int cur)
 {
-	for (unsigned int k = cur; k-- > order;)
-		evac_trigger(m, z, idx + (1u << k));
+	uint64_t low = idx_to_pfn(m, idx) + (1ull << order);
+
+	for (unsigned int k = cur; k-- > order;) {
+		uint64_t half = idx_to_pfn(m, idx) + (1ull << k);
+		const struct zone_mem_region *r = &z->regions[pfn_zone_region_id(m, z, half)];
+		uint64_t from = low > r->start_pfn ? low : r->start_pfn;
+		uint64_t to = half < r->end_pfn ? half : r->end_pfn;
+
+		evac_trigger_out(m, z, idx + (1u << k), to > from ? to - from : 0);
+	}
 }
 
 static inline bool trigger_on_alloc(unsigned long features, const struct zone *z)
@@ -175,8 +186,11 @@ static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
 			continue;
 		}
 		move_page_freelist(m, z, idx, order, migratetype);
-		/* evac_trigger_alloc: the move's add_to_freelist (patch 40 as coded) */
-		if (trigger_on_alloc(m->features, z))
+		/*
+		 * evac_trigger_alloc: the move's add_to_freelist (patch 40 as
+		 * coded), unless it returned the region to the region allocator
+		 */
+		if (trigger_on_alloc(m->features, z) && !page_in_region_allocator(z, idx, order))
 			evac_trigger(m, z, idx);
 		pfn += 1ull << order;
 		pages_moved += 1 << order;

@@ -362,6 +362,41 @@ static void test_trigger_alloc(void)
 	}
 }
 
+/*
+ * evac_trigger_alloc where a block straddles two regions: node-relative
+ * regions of 1024 pages on a node that starts at pfn 1 (as x86's DMA zone
+ * does), so an order-10 block at pfn 1024 j has its head in region j - 1
+ * and its other 1023 pages in region j.  Movable allocations of one page
+ * (batch 1: a refill takes one) first take the lone page at the zone's end,
+ * then split the first block the region allocator hands out and keep its
+ * head.  The patch's add of the order-1 half still sees the head + 1, the
+ * order-0 half not yet back, as used in region j: 1 page, so region j is
+ * queued, though once every half is back it has none in use.
+ */
+static void test_trigger_alloc_straddle(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint32_t rids[8];
+	uint64_t pfn = MPM_NO_PFN;
+	int q = 0;
+
+	tm_flat(&t, 1, 7168, 1);
+	t.spec.region_shift = 10;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	t.spec.features |= MPM_FEATURE_EVAC_TRIGGER_ALLOC;
+	m = tm_create(&t);
+	REQUIRE(m->zones[0].pageset[0].batch == 1);
+	while (!q && (pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) != MPM_NO_PFN)
+		q = mpm_mempower_work_take(m, 0, rids, 8);
+	CHECK_EQ_U(q, 1);
+	CHECK_EQ_U(pfn % 1024, 0);
+	CHECK_EQ_U(rids[0], mpm_pfn_to_region(m, pfn) + 1);
+	CHECK(!mpm_should_evacuate_region(m, 0, rids[0], mpm_evac_threshold(m)));	/* 0 used now */
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
@@ -488,5 +523,6 @@ int main(void)
 	test_worker_recheck();
 	test_trigger_head();
 	test_trigger_alloc();
+	test_trigger_alloc_straddle();
 	return t_report("core/evacuate");
 }
