@@ -345,7 +345,7 @@ static int check_buddy_merged(struct check *c, const struct zone *z, uint64_t pf
 }
 
 struct walk_totals {
-	uint64_t free, pcp, alloc, present, managed;
+	uint64_t free, pcp, alloc, present;
 };
 
 static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *t)
@@ -402,7 +402,6 @@ static int walk_pfns(struct check *c, const struct zone *z, struct walk_totals *
 		}
 		recount_present(c, z, pfn, 1ull << order, true);
 		t->present += 1ull << order;
-		t->managed += 1ull << order;
 		pfn += 1ull << order;
 	}
 	return 0;
