@@ -2,7 +2,7 @@
 /*
  * mpm_check against damaged state.  Each case builds a fresh machine, runs a
  * few hundred mixed allocations and frees, checks that the state passes,
- * then damages one field the way a bug could (a count off by one, a stale
+ * then damages one field (or a field and its copies) the way a bug could (a count off by one, a stale
  * bit, an index out of range, a cached value gone wrong) and requires
  * mpm_check to report it, naming the invariant.  The checker must also
  * survive damage that would crash or hang a walk: an order past
@@ -78,17 +78,29 @@ static uint64_t live_of_order(unsigned int order)
 	return MPM_NO_PFN;
 }
 
-/* The damage: one word, saved for the restore. */
-static void *saved_at;
-static uint64_t saved;
-static size_t saved_size;
+/* The damage: up to three words, each saved for the restore. */
+static struct {
+	void *at;
+	uint64_t was;
+	size_t size;
+} saved[3];
+static unsigned int nr_saved;
 
 #define DAMAGE(lvalue, value) do { \
-	saved_at = &(lvalue); \
-	saved_size = sizeof(lvalue); \
-	memcpy(&saved, saved_at, saved_size); \
+	REQUIRE(nr_saved < 3); \
+	saved[nr_saved].at = &(lvalue); \
+	saved[nr_saved].size = sizeof(lvalue); \
+	memcpy(&saved[nr_saved].was, &(lvalue), sizeof(lvalue)); \
+	nr_saved++; \
 	(lvalue) = (value); \
 } while (0)
+
+static void restore(void)
+{
+	while (nr_saved--)
+		memcpy(saved[nr_saved].at, &saved[nr_saved].was, saved[nr_saved].size);
+	nr_saved = 0;
+}
 
 #define Z(m)	(&(m)->zones[0])
 
@@ -173,8 +185,8 @@ static void d_zone_threshold(struct mpm_machine *m)
 {
 	/* zone and every cpu's copy alike: the copies' own check agrees */
 	DAMAGE(Z(m)->stat_threshold, Z(m)->stat_threshold + 1);
-	Z(m)->pageset[0].stat_threshold++;
-	Z(m)->pageset[1].stat_threshold++;
+	DAMAGE(Z(m)->pageset[0].stat_threshold, Z(m)->pageset[0].stat_threshold + 1);
+	DAMAGE(Z(m)->pageset[1].stat_threshold, Z(m)->pageset[1].stat_threshold + 1);
 }
 
 /* -- owners -- */
@@ -319,11 +331,7 @@ static void run_case(const struct damage *d)
 	printf("%-36s %s\n", d->name, ret ? msg : "(not detected)");
 	CHECK(ret == -1);
 	CHECK(strstr(msg, d->expect) != NULL);
-	memcpy(saved_at, &saved, saved_size);
-	if (d->damage == d_zone_threshold) {
-		Z(m)->pageset[0].stat_threshold--;
-		Z(m)->pageset[1].stat_threshold--;
-	}
+	restore();
 	CHECK(!mpm_check(m, msg, sizeof(msg)));
 	mpm_machine_destroy(m);
 }
