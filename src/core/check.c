@@ -597,40 +597,6 @@ static bool block_pageblocks_are(const struct check *c, const struct zone *z, ui
 }
 
 /*
- * A region's MAX_ORDER-1 blocks as ra_region_init finds them: the aligned
- * windows headed in the region and lying in the zone, less those wholly a
- * hole; none where a zone edge cuts a window (region_allocator_init).
- */
-static void ra_geometry(const struct check *c, const struct zone *z, uint32_t r,
-			struct ra_region *g)
-{
-	const struct zone_mem_region *zr = &z->regions[r];
-	uint64_t size = 1ull << (MAX_ORDER - 1), end = zone_end_pfn(z);
-	uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
-
-	*g = (struct ra_region){ 0 };
-	for (; head < zr->end_pfn && head + size <= end; head += size) {
-		uint64_t p = head;
-
-		while (p < head + size &&
-		       (READ_ONCE(c->m->pages[pfn_to_idx(c->m, p)].flags) & PG_nomem))
-			p++;
-		if (p == head + size)
-			continue;
-		if (!g->nr_blocks)
-			g->first_block = head;
-		else if (head != g->first_block + ((uint64_t)g->nr_blocks << (MAX_ORDER - 1)))
-			g->sparse = true;
-		g->nr_blocks++;
-	}
-	if (((z->zone_start_pfn & (size - 1)) &&
-	     r == pfn_zone_region_id(c->m, z, z->zone_start_pfn)) ||
-	    ((end & (size - 1)) &&
-	     r == pfn_zone_region_id(c->m, z, max_order_window(z, end - 1))))
-		g->nr_blocks = 0;
-}
-
-/*
  * A region's cached pageblock type (ra_region.pb_mt) is what its blocks'
  * pageblocks hold: claim_region_blocks skips its stores on that word.  The
  * blocks are the held ones, or the contiguous run of a region not held; a
@@ -719,7 +685,7 @@ static int check_ralloc_stack(struct check *c, const struct zone *z, uint64_t he
 /*
  * The region allocator (ralloc.h): each held region's list holds exactly
  * its nr_free MAX_ORDER-1 blocks of that region, which are all of the
- * region's blocks (as its geometry counts them); no MAX_ORDER-1 block
+ * region's blocks (as ra_region_geometry counts them); no MAX_ORDER-1 block
  * headed in the region is left in a buddy list, and a smaller one only as
  * a piece of the straddling block headed in the region below
  * (check_sorted_list); the mask, the stack and the page count agree, and
@@ -734,10 +700,11 @@ static int check_ralloc(struct check *c, const struct zone *z)
 
 	for (uint32_t r = 0; r < z->nr_regions; r++) {
 		const struct ra_region *rr = &ra->region[r];
-		struct ra_region g;
+		struct ra_region g = { 0 };
 		uint32_t n;
 
-		ra_geometry(c, z, r, &g);
+		/* boot's count (region_allocator_init), redone from the page flags */
+		ra_region_geometry(c->m, z, r, &g);
 		if (rr->first_block != g.first_block || rr->nr_blocks != g.nr_blocks ||
 		    rr->sparse != g.sparse)
 			return bad(c, z, "region allocator region %u: %u blocks from pfn %llu%s, the zone has %u from pfn %llu%s",

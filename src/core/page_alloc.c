@@ -89,10 +89,10 @@ static __attribute__((noinline)) void evac_trigger_halves(struct mpm_machine *m,
 							  uint32_t idx, unsigned int order,
 							  unsigned int cur)
 {
-	uint64_t low = idx_to_pfn(m, idx) + (1ull << order);
+	uint64_t base = idx_to_pfn(m, idx), low = base + (1ull << order);
 
 	for (unsigned int k = cur; k-- > order;) {
-		uint64_t half = idx_to_pfn(m, idx) + (1ull << k);
+		uint64_t half = base + (1ull << k);
 		const struct zone_mem_region *r = &z->regions[pfn_zone_region_id(m, z, half)];
 		uint64_t from = low > r->start_pfn ? low : r->start_pfn;
 		uint64_t to = half < r->end_pfn ? half : r->end_pfn;
@@ -101,9 +101,9 @@ static __attribute__((noinline)) void evac_trigger_halves(struct mpm_machine *m,
 	}
 }
 
-static inline bool trigger_on_alloc(unsigned long features, const struct zone *z)
+static inline bool trigger_on_alloc(const struct mpm_machine *m, const struct zone *z)
 {
-	return unlikely(features & MPM_FEATURE_EVAC_TRIGGER_ALLOC) && z->mpw;
+	return unlikely(m->features & MPM_FEATURE_EVAC_TRIGGER_ALLOC) && z->mpw;
 }
 
 /*
@@ -149,7 +149,7 @@ __rmqueue_smallest(struct mpm_machine *m, struct zone *z, unsigned int order,
 		expand(m, z, idx, order, cur, migratetype, sorted);
 		account_freepages(m, z, idx, order, migratetype, -1);
 		/* add_to_freelist is the sorted lists' (evac_trigger_alloc needs them) */
-		if (sorted && trigger_on_alloc(m->features, z))
+		if (sorted && trigger_on_alloc(m, z))
 			evac_trigger_halves(m, z, idx, order, cur);
 		return idx;
 	}
@@ -190,7 +190,7 @@ static int move_freepages(struct mpm_machine *m, struct zone *z, uint64_t start,
 		 * evac_trigger_alloc: the move's add_to_freelist (patch 40 as
 		 * coded), unless it returned the region to the region allocator
 		 */
-		if (trigger_on_alloc(m->features, z) && !page_in_region_allocator(z, idx, order))
+		if (trigger_on_alloc(m, z) && !page_in_region_allocator(z, idx, order))
 			evac_trigger(m, z, idx);
 		pfn += 1ull << order;
 		pages_moved += 1 << order;
@@ -321,7 +321,7 @@ static uint32_t __rmqueue_fallback(struct mpm_machine *m, struct zone *z,
 			if ((unsigned int)cur > order) {
 				account_freepages(m, z, idx, (unsigned int)cur, start_migratetype, 1);
 				account_freepages(m, z, idx, order, start_migratetype, -1);
-				if (trigger_on_alloc(m->features, z))
+				if (trigger_on_alloc(m, z))
 					evac_trigger_halves(m, z, idx, order, (unsigned int)cur);
 			}
 

@@ -31,24 +31,40 @@ uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned i
 	return n;
 }
 
-/*
- * The MAX_ORDER-1 blocks of zone region @zr: the aligned windows whose head
- * page lies in the region and whose pages lie in the zone, less the windows
- * that are wholly a hole.  The patch's present_pages (patch 03) leaves holes
- * out, so a region whose holes are whole windows is "all free" when its
- * other windows are; a window only partly present still counts, and since
- * it can never be a free MAX_ORDER-1 block, its region never qualifies.
- */
-static void ra_region_init(struct ra_region *r, const struct zone *z,
-			   const struct zone_mem_region *zr, const struct mpm_machine_spec *s)
+/* Whether the MAX_ORDER-1 window at @head is wholly a hole (PG_nomem). */
+static bool window_is_hole(const struct mpm_machine *m, uint64_t head)
 {
-	uint64_t size = 1ull << (MAX_ORDER - 1);
+	for (uint64_t p = head; p < head + (1ull << (MAX_ORDER - 1)); p++)
+		if (!(READ_ONCE(m->pages[pfn_to_idx(m, p)].flags) & PG_nomem))
+			return false;
+	return true;
+}
+
+/*
+ * The MAX_ORDER-1 blocks of zone region @rid, from the page flags that
+ * memmap_init_zone has set: the aligned windows whose head page lies in the
+ * region and whose pages lie in the zone, less the windows that are wholly
+ * a hole.  The patch's present_pages (patch 03) leaves holes out, so a
+ * region whose holes are whole windows is "all free" when its other
+ * windows are; a window only partly present still counts, and since it can
+ * never be a free MAX_ORDER-1 block, its region never qualifies.  A zone
+ * edge inside a window leaves a partial window, which never merges into a
+ * MAX_ORDER-1 block: the region of its first pfn gets no blocks at all,
+ * so is never returned.  Sets @r's first_block, nr_blocks and sparse.
+ */
+void ra_region_geometry(const struct mpm_machine *m, const struct zone *z, uint32_t rid,
+			struct ra_region *r)
+{
+	const struct zone_mem_region *zr = &z->regions[rid];
+	uint64_t size = 1ull << (MAX_ORDER - 1), end = zone_end_pfn(z);
 	uint64_t head = (zr->start_pfn + size - 1) & ~(size - 1);
+	uint64_t last = end & ~(size - 1);
 
-	r->pb_mt = PB_MT_UNKNOWN;
-
-	for (; head < zr->end_pfn && head + size <= zone_end_pfn(z); head += size) {
-		if (absent_pages_in_range(s, head, head + size) == size)
+	r->first_block = 0;
+	r->nr_blocks = 0;
+	r->sparse = false;
+	for (; head < zr->end_pfn && head + size <= end; head += size) {
+		if (window_is_hole(m, head))
 			continue;
 		if (!r->nr_blocks)
 			r->first_block = head;
@@ -56,10 +72,15 @@ static void ra_region_init(struct ra_region *r, const struct zone *z,
 			r->sparse = true;
 		r->nr_blocks++;
 	}
+	if (last < z->zone_start_pfn)
+		last = z->zone_start_pfn;
+	if (((z->zone_start_pfn & (size - 1)) &&
+	     rid == pfn_zone_region_id(m, z, z->zone_start_pfn)) ||
+	    ((end & (size - 1)) && rid == pfn_zone_region_id(m, z, last)))
+		r->nr_blocks = 0;
 }
 
-int region_allocator_init(struct mpm_machine *m, struct zone *z,
-			  const struct mpm_machine_spec *s)
+int region_allocator_init(struct mpm_machine *m, struct zone *z)
 {
 	uint64_t words = region_bitmap_words(z->nr_regions, NULL);
 	struct region_allocator *ra = calloc(1, sizeof(*ra));
@@ -76,21 +97,8 @@ int region_allocator_init(struct mpm_machine *m, struct zone *z,
 	for (unsigned int r = 0; r < z->nr_regions; r++) {
 		ra->region[r].list = alloc_list_head(m);
 		list_init(m->pages, ra->region[r].list);
-		ra_region_init(&ra->region[r], z, &z->regions[r], s);
-	}
-	/*
-	 * A zone edge inside a MAX_ORDER-1 window leaves a partial window,
-	 * which never merges into a MAX_ORDER-1 block: the region of its
-	 * first pfn can never be all MAX_ORDER-1 blocks, so never returned.
-	 */
-	if (z->nr_regions && (z->zone_start_pfn & ((1ull << (MAX_ORDER - 1)) - 1)))
-		ra->region[pfn_zone_region_id(m, z, z->zone_start_pfn)].nr_blocks = 0;
-	if (z->nr_regions && (zone_end_pfn(z) & ((1ull << (MAX_ORDER - 1)) - 1))) {
-		uint64_t last = zone_end_pfn(z) & ~((1ull << (MAX_ORDER - 1)) - 1);
-
-		if (last < z->zone_start_pfn)
-			last = z->zone_start_pfn;
-		ra->region[pfn_zone_region_id(m, z, last)].nr_blocks = 0;
+		ra->region[r].pb_mt = PB_MT_UNKNOWN;
+		ra_region_geometry(m, z, r, &ra->region[r]);
 	}
 	ra->next_region = -1;
 	m->metadata_bytes += sizeof(*ra) + z->nr_regions * (sizeof(*ra->region) +

@@ -77,9 +77,10 @@ struct region_allocator {
 };
 
 /* ralloc.c */
-int region_allocator_init(struct mpm_machine *m, struct zone *z,
-			  const struct mpm_machine_spec *s);
+int region_allocator_init(struct mpm_machine *m, struct zone *z);
 void region_allocator_destroy(struct zone *z);
+void ra_region_geometry(const struct mpm_machine *m, const struct zone *z, uint32_t rid,
+			struct ra_region *r);
 uint64_t region_allocator_sentinels(const struct mpm_machine_spec *s, unsigned int region_shift);
 bool try_return_region(struct mpm_machine *m, struct zone *z, uint32_t idx,
 		       unsigned int order, int mt);

@@ -281,7 +281,7 @@ static int init_zone(struct mpm_machine *m, struct zone *z,
 		return -1;
 	if ((m->features & MPM_FEATURE_SORTED_FREELISTS) && sorted_free_lists_init(m, z))
 		return -1;
-	if ((m->features & MPM_FEATURE_REGION_ALLOCATOR) && region_allocator_init(m, z, s))
+	if ((m->features & MPM_FEATURE_REGION_ALLOCATOR) && region_allocator_init(m, z))
 		return -1;
 	if (m->features & MPM_FEATURE_EVACUATION)
 		return mempower_work_init(m, z);
