@@ -69,9 +69,10 @@ struct mpm_migrate_ops {
 
 /*
  * Register the owners' callbacks (copied).  Evacuation needs them and the
- * reverse map.  Not while kmempowerd runs.
+ * reverse map.  Returns 0, or -1 and changes nothing while kmempowerd's
+ * threads run (they read the callbacks unlocked): stop them first.
  */
-MPM_API void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
+MPM_API int mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
 
 /*
  * should_evacuate_region (patch 39): not region 0, and 0 < used pages <=

@@ -40,9 +40,13 @@
 
 #define COMPACT_CLUSTER_MAX	32
 
-void mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops)
+int mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops)
 {
+	/* start and stop are the caller's too, so running cannot change here */
+	if (mpm_kmempowerd_running(m))
+		return -1;
 	m->migrate_ops = *ops;
+	return 0;
 }
 
 bool should_evacuate_region_out(const struct zone *z, unsigned int rid, uint64_t threshold,

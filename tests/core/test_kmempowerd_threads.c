@@ -418,9 +418,9 @@ int main(void)
 
 	/* prerequisites: the owners' lock, distinct cpus */
 	CHECK(mpm_kmempowerd_start(m, NULL) == -1);
-	mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = owner_move });
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = owner_move }) == 0);
 	CHECK(mpm_kmempowerd_start(m, NULL) == -1);
-	mpm_set_migrate_ops(m, &ops);
+	CHECK(mpm_set_migrate_ops(m, &ops) == 0);
 	/* from here on a start allocates and publishes the control block */
 	REQUIRE(pthread_create(&poll_tid, NULL, poller, NULL) == 0);
 	CHECK(mpm_kmempowerd_start(m, bad_cpus) == -1);
@@ -440,6 +440,8 @@ int main(void)
 			a->kernel[k] = MPM_NO_PFN;
 	}
 	REQUIRE(mpm_kmempowerd_start(m, NULL) == 0);
+	/* the threads read the ops unlocked: no change while they run */
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = owner_move }) == -1);
 	for (unsigned int o = 0; o < NR_OWNERS; o++)
 		REQUIRE(pthread_create(&tid[o], NULL, owner_thread, &as[o]) == 0);
 	REQUIRE(pthread_create(&toggle_tid, NULL, toggler, NULL) == 0);
