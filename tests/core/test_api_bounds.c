@@ -193,6 +193,89 @@ static void test_bad_free_and_gfp(void)
 	CHECK(tm_check(m) == 0);
 }
 
+/*
+ * A cpu number the machine does not have is refused by every call that
+ * takes one: nothing allocated, freed or drained, no counter moved, the
+ * block named untouched.
+ */
+static void test_bad_cpu(void)
+{
+	unsigned int bad = mpm_nr_cpus(m), zids[8];
+	uint64_t pfn, pfns[2], pcp, used;
+	struct mpm_counters before, after;
+	struct mpm_page copy;
+
+	pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
+	copy = page_copy(pfn);
+	mpm_counters(m, &before);
+	pcp = mpm_pcp_pages(m);
+	used = mpm_used_pages(m);
+	CHECK(pcp > 0);		/* the refill left pages a drain would take */
+
+	CHECK(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, bad) == MPM_NO_PFN);
+	CHECK(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, UINT32_MAX) == MPM_NO_PFN);
+	CHECK(mpm_alloc_pages_node(m, 0, MPM_GFP_HIGHUSER_MOVABLE, 0, bad) == MPM_NO_PFN);
+	CHECK(mpm_alloc_pages_bulk(m, MPM_GFP_HIGHUSER_MOVABLE, 0, bad, 2, pfns) == 0);
+	CHECK(mpm_zonelist_zones(m, MPM_GFP_HIGHUSER_MOVABLE, bad, zids, 8) == 0);
+	CHECK(mpm_free_pages(m, pfn, 0, bad) == -1);
+	CHECK(mpm_free_cold_page(m, pfn, bad) == -1);
+	CHECK(mpm_free_pages_bulk(m, &pfn, 1, 0, bad) == -1);
+	CHECK(mpm_free_page_list(m, &pfn, 1, bad, 0) == -1);
+	mpm_drain_local_pages(m, bad);
+	mpm_refresh_cpu_vm_stats(m, bad);
+
+	mpm_counters(m, &after);
+	CHECK(memcmp(&before, &after, sizeof(before)) == 0);
+	CHECK_EQ_U(mpm_pcp_pages(m), pcp);
+	CHECK_EQ_U(mpm_used_pages(m), used);
+	CHECK(page_same(pfn, &copy));
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_free_pages(m, pfn, 0, 0) == 0);
+	CHECK(tm_check(m) == 0);
+}
+
+/*
+ * The bulk frees go on past a block they refuse, as release_pages goes on
+ * past a bad page: every good block is freed, the refused one -- not a
+ * head, or named twice -- is left as it was, and the call returns -1.
+ */
+static void test_free_bulk(void)
+{
+	uint64_t blocks[3], list[4], pages[3], used;
+	struct mpm_page copy;
+
+	REQUIRE(mpm_alloc_pages_bulk(m, MPM_GFP_HIGHUSER_MOVABLE, 1, 0, 3, blocks) == 3);
+	used = mpm_used_pages(m);
+	copy = page_copy(blocks[1]);
+	list[0] = blocks[0];
+	list[1] = blocks[1] + 1;	/* the second page of a block: not a head */
+	list[2] = blocks[2];
+	list[3] = blocks[0];		/* freed a moment ago */
+	CHECK(mpm_free_pages_bulk(m, list, 4, 1, 0) == -1);
+	CHECK_EQ_U(mpm_used_pages(m), used - 4);
+	CHECK(mpm_page_state(m, blocks[1], NULL) == MPM_PAGE_ALLOC);
+	CHECK(page_same(blocks[1], &copy));
+	CHECK(tm_check(m) == 0);
+	CHECK(mpm_free_pages_bulk(m, &blocks[1], 1, 1, 0) == 0);
+	CHECK_EQ_U(mpm_used_pages(m), used - 6);
+	CHECK(tm_check(m) == 0);
+
+	/* order 0 through a pcp list, hot or cold */
+	REQUIRE(mpm_alloc_pages_bulk(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 1, 3, pages) == 3);
+	used = mpm_used_pages(m);
+	list[0] = pages[0];
+	list[1] = pages[1];
+	list[2] = pages[1];		/* twice: on the pcp list by now */
+	list[3] = pages[2];
+	for (int cold = 0; cold < 2; cold++) {
+		CHECK(mpm_free_page_list(m, list + 2 * cold, 2, 1, cold) == (cold ? -1 : 0));
+		CHECK_EQ_U(mpm_used_pages(m), used - 2 - cold);
+		CHECK(tm_check(m) == 0);
+	}
+	CHECK(mpm_page_state(m, pages[2], NULL) != MPM_PAGE_ALLOC);
+}
+
 int main(void)
 {
 	struct test_machine t;
@@ -208,6 +291,8 @@ int main(void)
 	test_rmap_outside();
 	test_ids();
 	test_bad_free_and_gfp();
+	test_bad_cpu();
+	test_free_bulk();
 	mpm_machine_destroy(m);
 	return t_report("core/api_bounds");
 }

@@ -319,6 +319,68 @@ static void test_bad_specs(void)
 	mpm_machine_destroy(top);
 }
 
+/* @t is refused, with a message that contains @msg. */
+static bool spec_refused(struct test_machine *t, const char *msg)
+{
+	char err[256] = "";
+	struct mpm_machine *bad = mpm_machine_create(&t->spec, err, sizeof(err));
+
+	if (bad) {
+		mpm_machine_destroy(bad);
+		return false;
+	}
+	if (!strstr(err, msg))
+		fprintf(stderr, "expected '%s', got '%s'\n", msg, err);
+	return strstr(err, msg) != NULL;
+}
+
+/* Each of validate_spec's refusals, one field wrong at a time. */
+static void test_spec_messages(void)
+{
+	struct test_machine t;
+	struct mpm_hole_spec reserved[2] = { { 100, 200 }, { 150, 300 } };
+
+	tm_flat(&t, 0, 4096, 1);
+	CHECK(!spec_refused(&t, ""));	/* the base spec is good */
+	t.spec.nr_zones = 0;
+	CHECK(spec_refused(&t, "no zones"));
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.features = 1ul << 40;
+	CHECK(spec_refused(&t, "unknown feature bits 0x10000000000"));
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.features = MPM_FEATURE_REGION_ALLOCATOR;
+	CHECK(spec_refused(&t, "needs"));
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.zonelist_order = MPM_ZONELIST_ORDER_ZONE + 1;
+	CHECK(spec_refused(&t, "zonelist_order 3"));
+	tm_flat(&t, 0, 4096, MPM_MAX_CPUS + 1);
+	CHECK(spec_refused(&t, "exceeds"));
+	tm_flat(&t, 0, 4096, 1);
+	t.zones[0].node = 1;
+	CHECK(spec_refused(&t, "zone 0: bad node or type (node 1)"));
+	tm_flat(&t, 0, 4096, 1);
+	t.zones[0].type = MPM_NR_ZONE_TYPES;
+	CHECK(spec_refused(&t, "zone 0: bad node or type"));
+	tm_flat(&t, 4096, 4096, 1);
+	t.zones[0].end_pfn = 4096;
+	CHECK(spec_refused(&t, "zone 0: empty range (start pfn 4096)"));
+	tm_sandybridge(&t);
+	t.zones[2].type = MPM_ZONE_DMA32;	/* two DMA32 zones on node 0 */
+	CHECK(spec_refused(&t, "zone 2: node 0 has its zone types out of order"));
+	tm_sandybridge(&t);
+	t.holes[1].end_pfn = t.holes[1].start_pfn;
+	CHECK(spec_refused(&t, "hole 1: empty range"));
+	tm_sandybridge(&t);
+	t.holes[1] = (struct mpm_hole_spec){ 0x50, 0x60 };	/* below hole 0 */
+	CHECK(spec_refused(&t, "hole 1 overlaps or precedes hole 0"));
+	tm_flat(&t, 0, 4096, 1);
+	t.spec.nr_reserved = 2;
+	t.spec.reserved = reserved;
+	CHECK(spec_refused(&t, "reserved range 1 empty, overlapping"));
+	reserved[1].start_pfn = 200;
+	CHECK(!spec_refused(&t, ""));
+}
+
 /* The feature names never end in half a name; unknown bits are dropped. */
 static void test_feature_names(void)
 {
@@ -362,5 +424,6 @@ int main(void)
 	test_metadata_bytes();
 	test_gap_between_nodes();
 	test_bad_specs();
+	test_spec_messages();
 	return t_report("core/topology");
 }
