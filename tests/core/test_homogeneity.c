@@ -4,6 +4,7 @@
  * region add up to the zone's, and a region becomes "mixed" when an
  * unmovable allocation claims a pageblock in it.
  */
+#include "freelist.h"
 #include "machines.h"
 
 static uint64_t zone_pageblocks(struct mpm_machine *m, unsigned int zid, int mt)
@@ -58,6 +59,18 @@ int main(void)
 	/* the claimed pageblocks share their region with movable ones */
 	CHECK_EQ_U(mpm_mixed_regions(m), 1);
 	CHECK_EQ_U(tm_check(m), 0);
+
+	/*
+	 * Reclaimable pageblocks mix a region as unmovable ones do: slab
+	 * pages that shrink only under reclaim keep it busy as well.  One
+	 * pageblock of region 1, then all four: a region of one type is not
+	 * mixed, whichever type.
+	 */
+	set_pageblock_migratetype(m, &m->zones[0], 2048, MIGRATE_RECLAIMABLE);
+	CHECK_EQ_U(mpm_mixed_regions(m), 2);
+	for (uint64_t pb = 2560; pb < 4096; pb += 512)
+		set_pageblock_migratetype(m, &m->zones[0], pb, MIGRATE_RECLAIMABLE);
+	CHECK_EQ_U(mpm_mixed_regions(m), 1);
 	mpm_machine_destroy(m);
 	return t_report("core/homogeneity");
 }

@@ -106,9 +106,59 @@ static void test_ra_before_fallback(void)
 	/* without the region allocator the same request falls back */
 	m = small_machine(MPM_FEATURE_SORTED_FREELISTS | MPM_FEATURE_REGION_BIAS |
 			  MPM_FEATURE_NO_CLAIM);
-	REQUIRE(mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, 0) != MPM_NO_PFN);
+	pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL, 0, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
 	mpm_counters(m, &c);
 	CHECK_EQ_U(c.fallbacks, 1);
+	/* no_claim: an order-10 block is a whole pageblock, and still not taken */
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK_EQ_U(get_pageblock_migratetype(m, &m->zones[0], pfn), MIGRATE_MOVABLE);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * no_claim (patch 31) loans free pages, it never owns a pageblock; the
+ * move of the pageblock's free blocks to the requested type's lists
+ * stays (move_freepages_block).  Everything is allocated, then region 3's
+ * pageblock gets back two free blocks, of order 6 and order 3.  A
+ * reclaimable page falls back to the order-6 block (order >= pageblock
+ * order / 2): both blocks move to the reclaimable lists, nothing stays on
+ * the movable ones, and the pageblock is still MOVABLE.
+ */
+static void test_no_claim_loans(void)
+{
+	static uint64_t pfns[8192];
+	struct mpm_machine *m = small_machine(MPM_FEATURE_SORTED_FREELISTS |
+					      MPM_FEATURE_REGION_BIAS | MPM_FEATURE_NO_CLAIM);
+	struct mpm_counters c;
+	size_t n = 0;
+	uint64_t pfn;
+
+	/* __GFP_MEMALLOC: past the watermarks, the reserve pageblock too */
+	while (n < 8192 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE |
+						       MPM___GFP_MEMALLOC, 0, 0)) != MPM_NO_PFN)
+		n++;
+	CHECK_EQ_U(mpm_free_pages_mt(m, MPM_MIGRATE_MOVABLE), 0);
+	for (size_t i = 0; i < n; i++)
+		if ((pfns[i] >= 3072 && pfns[i] < 3072 + 64) ||
+		    (pfns[i] >= 3200 && pfns[i] < 3200 + 8))
+			CHECK_EQ_U(mpm_free_pages(m, pfns[i], 0, 0), 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(mpm_free_pages_mt(m, MPM_MIGRATE_MOVABLE), 72);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, 3072)].order, 6);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, 3200)].order, 3);
+
+	pfn = mpm_alloc_pages(m, MPM_GFP_KERNEL | MPM___GFP_RECLAIMABLE | MPM___GFP_MEMALLOC, 0, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
+	CHECK(pfn >= 3072 && pfn < 3072 + 64);
+	mpm_counters(m, &c);
+	CHECK_EQ_U(c.fallbacks, 1);
+	CHECK_EQ_U(c.pageblock_claims, 0);
+	CHECK_EQ_U(get_pageblock_migratetype(m, &m->zones[0], 3072), MIGRATE_MOVABLE);
+	CHECK_EQ_U(mpm_free_pages_mt(m, MPM_MIGRATE_MOVABLE), 0);
+	CHECK_EQ_U(m->pages[pfn_to_idx(m, 3200)].order, 3);	/* moved whole */
+	CHECK_EQ_U(tm_check(m), 0);
 	mpm_machine_destroy(m);
 }
 
@@ -327,6 +377,7 @@ int main(void)
 {
 	test_boot_and_cache();
 	test_ra_before_fallback();
+	test_no_claim_loans();
 	test_return_conditions();
 	test_bulk_512m();
 	test_move_freepages();
