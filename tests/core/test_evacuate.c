@@ -397,6 +397,151 @@ static void test_trigger_alloc_straddle(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * Free region 1 of an 8192-page zone of @type (pageblocks of 512, regions
+ * of 2048, policy full) down to @keep used pages, its four pageblocks of
+ * type @mt; how many regions the frees queued (patch 40's trigger).
+ */
+static int queued_after(enum mpm_zone_type type, unsigned int keep, int mt)
+{
+	static uint64_t pfns[8192];
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint32_t rids[8];
+	unsigned int n = 0, kept = 0;
+	int q;
+
+	tm_flat(&t, 0, 8192, 1);
+	t.zones[0].type = type;
+	t.spec.pageblock_order = 9;
+	t.spec.region_shift = 11;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	while (n < 8192 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) != MPM_NO_PFN)
+		n++;
+	for (uint64_t pb = 2048; pb < 4096; pb += 512)
+		set_pageblock_migratetype(m, &m->zones[0], pb, mt);
+	for (unsigned int i = 0; i < n; i++) {
+		if (pfns[i] < 2048 || pfns[i] >= 4096)
+			continue;
+		if (kept < keep) {
+			kept++;
+			continue;
+		}
+		CHECK_EQ_U(mpm_free_pages(m, pfns[i], 0, 0), 0);
+	}
+	mpm_drain_all_pages(m);
+	REQUIRE(kept == keep);
+	CHECK_EQ_U(mpm_should_evacuate_region(m, 0, 1, mpm_evac_threshold(m)),
+		   keep <= MPM_MAX_MEMPWR_MIGRATE_PAGES);
+	q = mpm_mempower_work_take(m, 0, rids, 8);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+	return q;
+}
+
+/*
+ * region_is_evac_candidate (patch 40) and should_evacuate_region (39):
+ * used <= 32 queues, 33 does not; a MOVABLE or RECLAIMABLE pageblock
+ * queues, an UNMOVABLE one does not; a DMA zone never does; and nothing is
+ * queued before the system runs -- boot freeing, here on node-relative
+ * regions from pfn 1, whose MAX_ORDER-1 blocks straddle region edges, so
+ * that the boot frees do pass regions with a few used pages.
+ */
+static void test_trigger_conditions(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint32_t rids[8];
+
+	CHECK_EQ_U(queued_after(MPM_ZONE_NORMAL, 32, MIGRATE_MOVABLE), 1);
+	CHECK_EQ_U(queued_after(MPM_ZONE_NORMAL, 33, MIGRATE_MOVABLE), 0);
+	CHECK_EQ_U(queued_after(MPM_ZONE_NORMAL, 10, MIGRATE_RECLAIMABLE), 1);
+	CHECK_EQ_U(queued_after(MPM_ZONE_NORMAL, 10, MIGRATE_UNMOVABLE), 0);
+	CHECK_EQ_U(queued_after(MPM_ZONE_DMA, 10, MIGRATE_MOVABLE), 0);
+	CHECK_EQ_U(queued_after(MPM_ZONE_DMA32, 10, MIGRATE_MOVABLE), 1);
+
+	tm_flat(&t, 1, 8192, 1);
+	t.spec.pageblock_order = 9;
+	t.spec.region_shift = 11;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 0);
+	mpm_machine_destroy(m);
+}
+
+/* The head of @cpu's movable pcp list, as a pfn (MPM_NO_PFN: empty). */
+static uint64_t pcp_head(struct mpm_machine *m, unsigned int cpu)
+{
+	const struct per_cpu_pages *pcp = &m->zones[0].pageset[cpu];
+	uint32_t head = pcp->lists[MIGRATE_MOVABLE], first = m->pages[head].next;
+
+	return first == head ? MPM_NO_PFN : idx_to_pfn(m, first);
+}
+
+/* The lowest pfn on @cpu's movable pcp list. */
+static uint64_t pcp_lowest(struct mpm_machine *m, unsigned int cpu)
+{
+	const struct per_cpu_pages *pcp = &m->zones[0].pageset[cpu];
+	uint32_t head = pcp->lists[MIGRATE_MOVABLE];
+	uint64_t low = MPM_NO_PFN;
+
+	for (uint32_t i = m->pages[head].next; i != head; i = m->pages[i].next)
+		if (idx_to_pfn(m, i) < low)
+			low = idx_to_pfn(m, i);
+	return low;
+}
+
+/*
+ * Migration frees hot, as 3.12 does: a moved source through
+ * putback_lru_page, a target left over at the end through
+ * release_freepages -> __free_page; each goes to the head of the cpu's pcp
+ * list, where the next allocation takes it.  A 256 MiB zone, whose pcp
+ * high (90) keeps them all there; region 3 holds 10 owned pages.
+ *  - No room below: the run aborts at its first target, and the 10
+ *    targets, taken lowest pfn first, are freed last taken first: the
+ *    first taken, the lowest, ends at the head.
+ *  - Room in region 1: the 10 pages move, highest pfn first, so the last
+ *    source freed, the lowest, ends at the head.
+ */
+static void test_free_hot(void)
+{
+	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
+	struct mpm_evac_result res;
+	struct mpm_machine *m;
+	uint64_t low = MPM_NO_PFN;
+
+	reset_owner();
+	m = owner_machine(65536, 1, "sorted", &ops);
+	fill_to_region(m, 3, 9);
+	for (uint32_t i = 0; i < NPAGES; i++)
+		if (owner_pfn[i] != MPM_NO_PFN && mpm_pfn_to_region(m, owner_pfn[i]) == 3 &&
+		    owner_pfn[i] < low)
+			low = owner_pfn[i];
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(pcp_head(m, 0), MPM_NO_PFN);
+
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 3, 0, false, &res), 0);
+	CHECK(res.aborted);
+	CHECK_EQ_U(res.migrated, 0);
+	CHECK_EQ_U(m->zones[0].pageset[0].count, 10);
+	CHECK_EQ_U(mpm_pfn_to_region(m, pcp_head(m, 0)), 3);
+	CHECK_EQ_U(pcp_head(m, 0), pcp_lowest(m, 0));
+
+	free_owned_in_region(m, 1, 20);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 3, 0, false, &res), 0);
+	CHECK(!res.aborted);
+	CHECK_EQ_U(res.migrated, 10);
+	CHECK_EQ_U(m->zones[0].pageset[0].count, 10);
+	CHECK_EQ_U(pcp_head(m, 0), low);
+	CHECK_EQ_U(mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0), low);
+	CHECK(owner_consistent(m));
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
@@ -473,15 +618,18 @@ int main(void)
 	CHECK_EQ_U(tm_check(m), 0);
 
 	/*
-	 * Async compaction isolates from MOVABLE pageblocks only: with region
-	 * 5's pageblock UNMOVABLE the walk ends at its first pfn that is not
-	 * a free head, and the unpinned page stays.
+	 * Async compaction isolates from MOVABLE pageblocks only
+	 * (migrate_async_suitable): with region 5's pageblock UNMOVABLE or
+	 * RECLAIMABLE the walk ends at its first pfn that is not a free head,
+	 * and the unpinned page stays.
 	 */
 	pinned[region5[2]] = 0;
-	set_pageblock_migratetype(m, &m->zones[0], 5 * 1024, MIGRATE_UNMOVABLE);
-	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, false, &res), 0);
-	CHECK_EQ_U(res.migrated, 0);
-	CHECK(res.scanned <= 2);
+	for (int mt = MIGRATE_UNMOVABLE; mt <= MIGRATE_RECLAIMABLE; mt++) {
+		set_pageblock_migratetype(m, &m->zones[0], 5 * 1024, mt);
+		CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, false, &res), 0);
+		CHECK_EQ_U(res.migrated, 0);
+		CHECK(res.scanned <= 2);
+	}
 	set_pageblock_migratetype(m, &m->zones[0], 5 * 1024, MIGRATE_MOVABLE);
 
 	/* MOVABLE again, the last page moves; once the pcp lists drain, region 5 is free */
@@ -524,5 +672,7 @@ int main(void)
 	test_trigger_head();
 	test_trigger_alloc();
 	test_trigger_alloc_straddle();
+	test_trigger_conditions();
+	test_free_hot();
 	return t_report("core/evacuate");
 }
