@@ -3,8 +3,10 @@
  * The DRAM power model on constructed occupancy series, with energies
  * computed by hand: the DRAMPower background method for DDR3-1600, a
  * domain idle the whole time (self-refresh energy exactly), a domain
- * touched every interval (never in self-refresh), power-off, grouping,
- * monotonicity in free regions, determinism; and memspec files.
+ * touched every interval (never in self-refresh), power-off and power-on,
+ * the idle age carried between intervals, exit latencies, migration
+ * energy, grouping, monotonicity in free regions, determinism; and memspec
+ * files.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -344,6 +346,102 @@ static void test_poweroff(void)
 	CHECK_NEAR(r.domains[0].state_s[MPM_PS_SR], 4.0);
 	CHECK_EQ_U(r.poweron_exits, 1);
 	CHECK_NEAR(r.domains[1].state_s[MPM_PS_PRE_STBY] >= 700e-6, 1);
+	mpm_power_result_fini(&r);
+}
+
+/*
+ * Powered back on, a domain is fresh: it pays poweron_us in precharge
+ * standby, then ages from 0 through the timers -- precharge standby until
+ * pd_after_s, power-down until sr_after_s, self-refresh for the rest of
+ * the second.  A domain holding reserved memory is never powered off.
+ */
+static void test_poweron_fresh(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+	char err[200];
+
+	series_init(&s, 1, 3);
+	s.used[2] = 1000;	/* empty at t = 0 and 1, used at 2 */
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_policy_parse("poweroff=1", &pol, err, sizeof(err)));
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_EQ_U(r.poweron_exits, 1);
+	CHECK_NEAR(r.state_s[MPM_PS_OFF], 1.0);
+	CHECK_NEAR(r.state_s[MPM_PS_PRE_STBY], pol.poweron_s + r.pd_after_s);
+	CHECK_NEAR(r.state_s[MPM_PS_PRE_PD], r.sr_after_s - r.pd_after_s);
+	CHECK_NEAR(r.state_s[MPM_PS_SR], 1.0 - pol.poweron_s - r.sr_after_s);
+	CHECK_NEAR(r.exit_latency_s, pol.poweron_s);
+	mpm_power_result_fini(&r);
+
+	series_init(&s, 1, 3);	/* nothing used, nothing touched, but reserved */
+	s.reg[0].kernel = true;
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	CHECK_NEAR(r.state_s[MPM_PS_OFF], 0.0);
+	CHECK_EQ_U(r.poweron_exits, 0);
+	mpm_power_result_fini(&r);
+}
+
+/*
+ * The idle age carries over: after n evenly spread reads in a second, the
+ * half gap after the last, g / 2 with g = (1 s - n x page busy) / n, is the
+ * age the next, untouched second starts at, so it reaches self-refresh
+ * sr_after_s - g / 2 into that second.  A second of 8,500 reads has gaps
+ * just longer than the self-refresh timer: each read wakes the domain from
+ * self-refresh, and exit_latency_s is the sum of every exit's latency.
+ */
+static void test_idle_age_and_exits(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result one, two, r;
+	double g;
+
+	mpm_power_policy_default(&pol);
+	series_init(&s, 1, 3);
+	for (int k = 0; k < 3; k++)
+		s.used[k] = 1000;
+	s.rd[1] = 10000;
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &two));
+	s.in.nr_samples = 2;	/* the first second alone */
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &one));
+	g = (1.0 - 10000 * two.dev.page_busy_s) / 10000;
+	REQUIRE(g / 2 > two.pd_after_s && g / 2 < two.sr_after_s);
+	CHECK_NEAR(two.state_s[MPM_PS_PRE_PD] - one.state_s[MPM_PS_PRE_PD], two.sr_after_s - g / 2);
+	CHECK_NEAR(two.state_s[MPM_PS_SR] - one.state_s[MPM_PS_SR], 1.0 - (two.sr_after_s - g / 2));
+	mpm_power_result_fini(&one);
+	mpm_power_result_fini(&two);
+
+	series_init(&s, 1, 2);
+	s.used[0] = s.used[1] = 1000;
+	s.rd[1] = 8500;
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	g = (1.0 - 8500 * r.dev.page_busy_s) / 8500;
+	REQUIRE(g > r.sr_after_s);
+	CHECK_EQ_U(r.sr_exits, 8500);
+	CHECK_NEAR(r.exit_latency_s, r.sr_exits * r.dev.sr_exit_s + r.pd_exits * r.dev.pd_exit_s +
+				     r.poweron_exits * pol.poweron_s);
+	CHECK_NEAR(r.exit_latency_s, 8500 * r.dev.sr_exit_s);
+	mpm_power_result_fini(&r);
+}
+
+/* kmempowerd's copies: each migrated page is read once and written once. */
+static void test_migration_energy(void)
+{
+	static struct series s;
+	struct mpm_power_policy pol;
+	struct mpm_power_result r;
+
+	series_init(&s, 1, 2);
+	s.used[0] = s.used[1] = 1000;
+	s.rd[1] = s.wr[1] = 1000;	/* the copies are in rd and wr too */
+	s.in.migrated_pages = 1000;
+	mpm_power_policy_default(&pol);
+	REQUIRE(!mpm_power_compute(&s.in, mpm_memspec_preset("ddr3-1600"), &pol, &r));
+	/* page_rd_j and page_wr_j are a rank's: every device's bursts of the page */
+	CHECK_NEAR(r.migration_j, 1000 * (r.dev.page_rd_j + r.dev.page_wr_j));
+	CHECK_NEAR(r.migration_j, r.access_j);	/* here the copies are all the accesses */
 	mpm_power_result_fini(&r);
 }
 
@@ -708,6 +806,9 @@ int main(void)
 	test_by_use();
 	test_by_use_poweroff_group();
 	test_poweroff();
+	test_poweron_fresh();
+	test_idle_age_and_exits();
+	test_migration_energy();
 	test_group();
 	test_domains_by_first_region();
 	test_monotone();
