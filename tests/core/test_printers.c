@@ -545,6 +545,38 @@ static void test_vmstat_globals(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * Two formulas whose results the golden files do not reach:
+ * global_dirtyable_memory() returns free + reclaimable + 1, so on 8192
+ * pages with 8184 free and no watermark nr_dirty_threshold is
+ * (8184 + 1) * 20 / 100 = 1637; calculate_zone_inactive_ratio is
+ * int_sqrt(10 * GiB) for a zone of a GiB or more, so a 4 GiB zone prints
+ * 6 (the golden zones are smaller and print 1).
+ */
+static void test_dirty_threshold_and_inactive_ratio(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	char *text;
+
+	tm_flat(&t, 0, 8192, 1);
+	t.spec.min_free_kbytes = 3;
+	m = tm_create(&t);
+	REQUIRE(mpm_alloc_pages(m, MPM_GFP_KERNEL, 3, 0) != MPM_NO_PFN);
+	text = print_str(m, mpm_print_vmstat, NULL);
+	CHECK_EQ_U(vmstat_value(text, "nr_free_pages"), 8184);
+	CHECK_EQ_U(vmstat_value(text, "nr_dirty_threshold"), 1637);
+	free(text);
+	mpm_machine_destroy(m);
+
+	tm_flat(&t, 0, GiB_PAGES(4), 1);
+	m = tm_create(&t);
+	text = print_str(m, mpm_print_zoneinfo, NULL);
+	CHECK(strstr(text, "\n  inactive_ratio:    6\n") != NULL);
+	free(text);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_machine *m = golden_machine();
@@ -559,6 +591,7 @@ int main(void)
 
 	test_region_by_hand();
 	test_vmstat_globals();
+	test_dirty_threshold_and_inactive_ratio();
 
 	m = region_machine();
 	CHECK(tm_check(m) == 0);

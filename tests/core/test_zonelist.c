@@ -118,6 +118,16 @@ static void test_default_picks_node_order(void)
 	CHECK(mpm_zonelist_order(m) == MPM_ZONELIST_ORDER_ZONE);
 	mpm_machine_destroy(m);
 
+	/* exactly half is not over half: one node, DMA32 and Normal alike */
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 0, 65536 };
+	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 65536, 131072 };
+	tm_link(&t, 1, 2, 0);
+	t.spec.nr_cpus = 1;
+	m = tm_create(&t);
+	CHECK(mpm_zonelist_order(m) == MPM_ZONELIST_ORDER_ZONE);
+	mpm_machine_destroy(m);
+
 	/* no DMA or DMA32 at all */
 	tm_flat(&t, GiB_PAGES(4), GiB_PAGES(1), 2);
 	t.zones[1] = (struct mpm_zone_spec){ 1, MPM_ZONE_NORMAL, GiB_PAGES(5), GiB_PAGES(6) };
