@@ -75,6 +75,7 @@ struct kvma {
 #define MAX_GATHER_BATCH	510	/* (PAGE_SIZE - 16) / sizeof(void *) */
 #define MAX_GATHER_BATCH_COUNT	(10000u / MAX_GATHER_BATCH)
 #define GATHER_HUGE		0x80000000u	/* a THP's head in pages[] */
+#define PAGEVEC_SIZE		14		/* include/linux/pagevec.h */
 
 /*
  * struct mmu_gather of the munmap or exit_mmap in progress in an mm (one
@@ -511,6 +512,12 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
  * owner slot is cleared) and reclaim skips them.  @f is freed.
  */
 void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu);
+/*
+ * release_pages of one pagevec (@n <= PAGEVEC_SIZE pfns; GATHER_HUGE marks
+ * a THP head): each page leaves the reverse map (the LRU) and is freed,
+ * order-0 pages last first, hot, onto @cpu's pcp lists.
+ */
+void ksim_release_pages(struct ksim *k, const uint32_t *pages, unsigned int n, unsigned int cpu);
 int ksim_reclaim_init(struct ksim *k);
 void ksim_lru_add(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn);
 void ksim_reclaim_fini(struct ksim *k);

@@ -419,7 +419,6 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	k->dead_vmas[k->nr_dead_vmas++] = v;
 }
 
-#define PAGEVEC_SIZE	14
 /*
  * How far ahead tlb_flush starts loading a page's metadata: more than a
  * pagevec.  The pages are gathered in a few instructions each and then
@@ -465,8 +464,7 @@ static void tlb_gather_done(struct kmm *mm)
  * are list_add()ed to pages_to_free, which free_hot_cold_page_list(list, 0)
  * frees from the head: last page first, hot.
  */
-static void release_pages(struct ksim *k, const uint32_t *pages, unsigned int n,
-			  unsigned int cpu)
+void ksim_release_pages(struct ksim *k, const uint32_t *pages, unsigned int n, unsigned int cpu)
 {
 	uint64_t vec[PAGEVEC_SIZE];
 	unsigned int nr = 0;
@@ -507,7 +505,7 @@ static void tlb_flush_mmu(struct ksim *k, struct kgather *tlb, unsigned int cpu)
 			for (uint32_t j = i + PREFETCH_AHEAD; j < i + PREFETCH_AHEAD + n && j < tlb->nr; j++)
 				if (!(tlb->pages[j] & GATHER_HUGE))
 					mpm_prefetch_page(k->m, tlb->pages[j]);
-			release_pages(k, tlb->pages + i, n, cpu);
+			ksim_release_pages(k, tlb->pages + i, n, cpu);
 		}
 		start = end;
 	}

@@ -420,15 +420,29 @@ uint64_t ksim_write_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_
 	return used;
 }
 
+/*
+ * unlink -> iput -> evict -> truncate_inode_pages_range: pagevec_lookup
+ * takes up to PAGEVEC_SIZE cached pages in index order, each leaves the
+ * page cache (truncate_inode_page), and pagevec_release frees the pagevec
+ * through release_pages -- last page first, hot, as munmap's pagevecs.
+ */
 void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu)
 {
+	uint32_t vec[PAGEVEC_SIZE];
+	unsigned int nr = 0;
+
 	for (uint32_t i = 0; i < f->npages; i++) {
 		if (f->pfn[i] == NO_PFN32)
 			continue;
-		mpm_rmap_clear(k->m, f->pfn[i]);
-		ksim_free_pages(k, f->pfn[i], 0, cpu);
+		vec[nr++] = f->pfn[i];
 		f->pfn[i] = NO_PFN32;
+		if (nr == PAGEVEC_SIZE) {
+			ksim_release_pages(k, vec, nr, cpu);
+			nr = 0;
+		}
 	}
+	if (nr)
+		ksim_release_pages(k, vec, nr, cpu);
 	f->cached = 0;
 	ksim_slab_free(k, f->inode_obj, cpu);
 	ksim_slab_free(k, f->dentry_obj, cpu);
