@@ -163,11 +163,11 @@ struct kslab_cache {
 	unsigned int size;		/* object size, bytes */
 	unsigned int order;		/* slab order */
 	unsigned int objs;		/* objects per slab */
-	unsigned int min_partial;	/* empty slabs kept */
+	unsigned int min_partial;	/* partial slabs below which an empty one is kept */
 	mpm_gfp_t gfp;			/* UNMOVABLE or RECLAIMABLE */
 	struct kslab *partial;		/* slabs with free objects */
 	struct kslab *all;		/* every slab, for teardown */
-	unsigned int nr_empty;
+	unsigned int nr_partial;	/* slabs on the partial list, empty ones included */
 	uint64_t nr_slabs, nr_objs;
 };
 

@@ -2,10 +2,11 @@
 /*
  * Slab caches, SLUB-like, for the kernel objects a process, a thread and a
  * mapping cost.  A cache keeps a list of partly used slabs and allocates
- * from the first; a slab whose last object is freed is kept while the cache
- * holds fewer than min_partial empty slabs (ilog2(size) / 2, clamped to
- * [5, 10], as kmem_cache_open sets it) and returned to the page allocator
- * otherwise.  Partly used slabs are what keeps kernel pages scattered after
+ * from the first; a slab whose last object is freed stays on that list
+ * while the list holds no more than min_partial slabs, empty or partly used
+ * (__slab_free: discard when n->nr_partial > s->min_partial; min_partial is
+ * ilog2(size) / 2, clamped to [5, 10], as kmem_cache_open sets it), and is
+ * returned to the page allocator otherwise.  Partly used slabs are what keeps kernel pages scattered after
  * the processes that caused them are gone.  Object sizes and slab orders:
  * docs/sim-parameters.md.
  */
@@ -61,6 +62,7 @@ static void partial_add(struct kslab_cache *c, struct kslab *s)
 		c->partial->prev = s;
 	c->partial = s;
 	s->on_partial = true;
+	c->nr_partial++;
 }
 
 static void partial_del(struct kslab_cache *c, struct kslab *s)
@@ -72,6 +74,7 @@ static void partial_del(struct kslab_cache *c, struct kslab *s)
 	if (s->next)
 		s->next->prev = s->prev;
 	s->on_partial = false;
+	c->nr_partial--;
 }
 
 void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
@@ -99,8 +102,6 @@ void *ksim_slab_alloc(struct ksim *k, int cache, unsigned int cpu)
 		partial_add(c, s);
 		c->nr_slabs++;
 		k->c.slab_pages_allocated += 1u << c->order;
-	} else if (s->inuse == 0) {
-		c->nr_empty--;
 	}
 	if (++s->inuse == c->objs)
 		partial_del(c, s);
@@ -123,10 +124,9 @@ void ksim_slab_free(struct ksim *k, void *obj, unsigned int cpu)
 		partial_add(c, s);
 	if (--s->inuse)
 		return;
-	if (c->nr_empty < c->min_partial) {
-		c->nr_empty++;
+	/* __slab_free: kept unless the partial list, this slab on it, is long */
+	if (c->nr_partial <= c->min_partial)
 		return;
-	}
 	/* discard_slab */
 	partial_del(c, s);
 	if (s->all_prev)

@@ -319,8 +319,58 @@ static void test_oom_victim_without_rss(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * SLUB's __slab_free discards a slab whose last object goes when the
+ * partial list -- partly used and empty slabs, this one included -- holds
+ * more than min_partial (5 for the 64-byte anon_vma_chain cache), and keeps
+ * it otherwise, however few of the slabs on it are empty.  Emptied on a
+ * list of its own, a slab stays; emptied on a list of 8, it goes back to
+ * the page allocator.
+ */
+static void test_slab_empty_kept_by_partial_count(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kslab_cache *sc;
+	void *slab[8];
+	uint64_t freed;
+	struct ksim *k;
+
+	machine(&s, 1u << 12, 2);
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	sc = &k->slab[SLAB_AVC];
+	REQUIRE(sc->min_partial == 5 && sc->objs == 64);
+	while (sc->partial)
+		REQUIRE(ksim_slab_alloc(k, SLAB_AVC, 0));
+	for (int i = 0; i < 8; i++)
+		for (unsigned int j = 0; j < sc->objs; j++) {
+			void *o = ksim_slab_alloc(k, SLAB_AVC, 0);
+
+			REQUIRE(o && (j == 0 || o == slab[i]));
+			slab[i] = o;
+		}
+	REQUIRE(sc->nr_partial == 0);
+	freed = k->c.slab_pages_freed;
+	for (unsigned int j = 0; j < sc->objs; j++)
+		ksim_slab_free(k, slab[0], 0);
+	CHECK_EQ_U(k->c.slab_pages_freed, freed);	/* kept: 1 slab on the list */
+	CHECK_EQ_U(sc->nr_partial, 1);
+	for (int i = 1; i < 7; i++)
+		ksim_slab_free(k, slab[i], 0);
+	CHECK_EQ_U(sc->nr_partial, 7);
+	for (unsigned int j = 0; j < sc->objs; j++)
+		ksim_slab_free(k, slab[7], 0);
+	CHECK_EQ_U(k->c.slab_pages_freed, freed + 1);	/* discarded: 8 on the list */
+	CHECK_EQ_U(sc->nr_partial, 7);
+	mpm_run_fini(&r);
+}
+
 int main(void)
 {
+	test_slab_empty_kept_by_partial_count();
 	test_ebizzy(false);
 	test_ebizzy(true);
 	test_ebizzy_join();
