@@ -290,9 +290,73 @@ static void test_page_tables_past_512_gib(void)
 	teardown(&f);
 }
 
+/* The index of @pfn in @pfns[@n], or -1. */
+static int index_of(const uint32_t *pfns, unsigned int n, uint64_t pfn)
+{
+	for (unsigned int j = 0; j < n; j++)
+		if (pfns[j] == pfn)
+			return (int)j;
+	return -1;
+}
+
+/*
+ * Pagevecs hold 14 pages.  38 pages: the bundle's 8 are one pagevec, the
+ * first batch's 30 data pages three -- 8-21, 22-35, and 36, 37 (with the
+ * pte page, which goes to the unmovable list) -- each freed last first, so
+ * the next movable allocations take 36, 37, 22-35, then 8-21.
+ */
+static void test_pagevec_size(void)
+{
+	struct fixture f;
+	uint32_t pfns[38];
+	int want[30], n = 0;
+
+	want[n++] = 36;
+	want[n++] = 37;
+	for (int i = 22; i < 36; i++)
+		want[n++] = i;
+	for (int i = 8; i < 22; i++)
+		want[n++] = i;
+	setup(&f, 1);		/* pcp high 42: all 38 stay on the list */
+	map_unmap(&f, 38, pfns);
+	for (int i = 0; i < 30; i++) {
+		uint64_t pfn = mpm_alloc_pages(f.k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, f.t->cpu);
+
+		CHECK_EQ_U(index_of(pfns, 38, pfn), want[i]);
+		mpm_free_pages(f.k->m, pfn, 0, 1);	/* out of the way, on the other cpu */
+	}
+	teardown(&f);
+}
+
+/*
+ * Page-cache reads allocate cold (page_cache_alloc_readahead: __GFP_COLD),
+ * from the tail of the pcp list; a full-page write allocates hot (the
+ * mapping's gfp), from the head.  After a 14-page munmap the list runs
+ * 8-13, 0-7: a read takes page 7, a write page 8.
+ */
+static void test_page_cache_hot_and_cold(void)
+{
+	struct fixture f;
+	uint32_t pfns[14];
+	struct kfile *r, *w;
+
+	setup(&f, 1);
+	map_unmap(&f, 14, pfns);
+	r = ksim_new_file(f.k, 1, f.t->cpu);
+	w = ksim_new_file(f.k, 1, f.t->cpu);
+	REQUIRE(r && w);
+	ksim_read_file(f.k, r, 0, 1, f.t->cpu, false);
+	ksim_write_file(f.k, w, 0, 1, f.t->cpu);
+	CHECK_EQ_U(index_of(pfns, 14, r->pfn[0]), 7);
+	CHECK_EQ_U(index_of(pfns, 14, w->pfn[0]), 8);
+	teardown(&f);
+}
+
 int main(void)
 {
 	test_release_pages_order();
+	test_pagevec_size();
+	test_page_cache_hot_and_cold();
 	test_gather_batch();
 	test_exit_one_gather();
 	test_mmap_waits_for_munmap();
