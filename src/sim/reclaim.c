@@ -142,12 +142,18 @@ static uint64_t shrink_zones(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu)
 	return freed;
 }
 
+/*
+ * The zone fails its low (or high) watermark for order 0: free <= mark, as
+ * __zone_watermark_ok fails (kswapd wakes at the low mark itself, and is
+ * balanced only above the high one).  Not modelled: the lowmem reserve
+ * that zone_balanced adds for the zones below kswapd's classzone.
+ */
 static bool zone_below(const struct mpm_machine *m, unsigned int zid, bool low)
 {
 	struct mpm_zone_info zi;
 
 	mpm_zone_info(m, zid, &zi);
-	return zi.present && zi.free_pages < (low ? zi.wmark_low : zi.wmark_high);
+	return zi.present && zi.free_pages <= (low ? zi.wmark_low : zi.wmark_high);
 }
 
 /*

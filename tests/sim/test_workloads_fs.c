@@ -385,6 +385,57 @@ static void test_write_delete(void)
 	mpm_run_fini(&r);
 }
 
+/* Allocate on @cpu from zone 0 alone until its free pages are @target. */
+static void take_zone0_to(struct ksim *k, uint64_t target)
+{
+	struct mpm_zone_info zi;
+
+	for (mpm_zone_info(k->m, 0, &zi); zi.free_pages > target; mpm_zone_info(k->m, 0, &zi))
+		REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0) !=
+			MPM_NO_PFN);
+	REQUIRE(zi.free_pages == target);
+}
+
+/*
+ * kswapd's watermarks: a node's kswapd wakes when one of its zones fails
+ * its low watermark -- free <= low, as __zone_watermark_ok fails, so at the
+ * low mark itself and not one page above -- and reclaims until the zone is
+ * balanced, above its high watermark.  2 nodes of 32 MiB (pcp batch 1, so
+ * every allocation takes one free page), page cache on both.
+ */
+static void test_kswapd_watermarks(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info zi;
+	struct kfile *f;
+	struct ksim *k;
+	uint64_t wakeups;
+
+	machine(&s, 1u << 13, 2);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	f = ksim_new_file(k, 3u << 12, 0);	/* 48 MiB: more than a node */
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	ksim_kswapd(k);
+	mpm_zone_info(k->m, 0, &zi);
+	REQUIRE(k->lru[0].len && zi.free_pages > zi.wmark_low + 1);
+	REQUIRE(r.m->zones[0].pageset[0].batch == 1);
+
+	take_zone0_to(k, zi.wmark_low + 1);
+	wakeups = k->c.kswapd_wakeups;
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups);
+	take_zone0_to(k, zi.wmark_low);
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups + 1);
+	mpm_zone_info(k->m, 0, &zi);
+	CHECK(zi.free_pages > zi.wmark_high);
+	mpm_run_fini(&r);
+}
+
 /*
  * Deleting a file frees its page cache as truncate_inode_pages_range does:
  * a pagevec of up to 14 pages at a time, each through release_pages, last
@@ -453,6 +504,7 @@ int main(void)
 	test_pagecache();
 	test_pagecache_readers();
 	test_kswapd_per_node();
+	test_kswapd_watermarks();
 	test_migrated_cache_on_lru();
 	test_reclaim_clean_cache();
 	test_direct_reclaim_zonelist();
