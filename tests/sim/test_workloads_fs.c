@@ -437,6 +437,66 @@ static void test_kswapd_watermarks(void)
 }
 
 /*
+ * kswapd takes a zone's page cache from the cold end of its LRU, oldest
+ * first, and writes a dirty page back and rotates it instead of freeing it
+ * (shrink_page_list: pageout, then the page goes round again).  A dirty
+ * 64-page file written first, then a 48 MiB file read: when zone 0 fails
+ * its low watermark, the dirty file, the oldest, keeps every page but has
+ * some cleaned, and what the read file loses in zone 0 are its oldest
+ * pages there.
+ */
+static void test_kswapd_lru_order(void)
+{
+	static int8_t zone_of[3u << 12];
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info zi;
+	struct kfile *d, *f;
+	struct ksim *k;
+	unsigned int dirty0 = 0, cleaned = 0, lost = 0;
+	uint32_t min_kept = UINT32_MAX, max_lost = 0;
+
+	machine(&s, 1u << 13, 2);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	d = ksim_new_file(k, 64, 0);
+	f = ksim_new_file(k, 3u << 12, 0);
+	REQUIRE(d && f);
+	ksim_write_file(k, d, 0, 64, 0);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	ksim_kswapd(k);
+	REQUIRE(d->cached == 64);
+	for (uint32_t i = 0; i < 64; i++)
+		dirty0 += d->dirty[i] && mpm_pfn_to_zone(k->m, d->pfn[i]) == 0;
+	REQUIRE(dirty0 > 0);	/* the fair zone policy put some in each zone */
+	for (uint32_t i = 0; i < f->npages; i++)
+		zone_of[i] = f->pfn[i] == NO_PFN32 ? -1 : (int8_t)mpm_pfn_to_zone(k->m, f->pfn[i]);
+	mpm_zone_info(k->m, 0, &zi);
+	take_zone0_to(k, zi.wmark_low);
+	ksim_kswapd(k);
+
+	CHECK_EQ_U(d->cached, 64);
+	for (uint32_t i = 0; i < 64; i++)
+		cleaned += !d->dirty[i];
+	CHECK(cleaned > 0 && cleaned <= dirty0);
+	for (uint32_t i = 0; i < f->npages; i++) {
+		if (zone_of[i] != 0)
+			continue;
+		if (f->pfn[i] != NO_PFN32) {
+			if (i < min_kept)
+				min_kept = i;
+		} else {
+			lost++;
+			max_lost = i;
+		}
+	}
+	CHECK(lost > 0);
+	CHECK(max_lost < min_kept);	/* the oldest went, the newest stayed */
+	mpm_run_fini(&r);
+}
+
+/*
  * Deleting a file frees its page cache as truncate_inode_pages_range does:
  * a pagevec of up to 14 pages at a time, each through release_pages, last
  * page first, hot.  20 cached pages on a 512 MiB node (pcp high 186):
@@ -505,6 +565,7 @@ int main(void)
 	test_pagecache_readers();
 	test_kswapd_per_node();
 	test_kswapd_watermarks();
+	test_kswapd_lru_order();
 	test_migrated_cache_on_lru();
 	test_reclaim_clean_cache();
 	test_direct_reclaim_zonelist();
