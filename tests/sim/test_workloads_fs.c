@@ -497,6 +497,24 @@ static void test_kswapd_lru_order(void)
 }
 
 /*
+ * kswapd is bound to its node's cpus and frees on the node's first cpu;
+ * with two cpus per node that is cpu 0 for node 0 and cpu 2 for node 1.
+ */
+static void test_kswapd_cpu(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+
+	machine(&s, 1u << 13, 4);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 1, false) == 0);
+	REQUIRE(mpm_cpu_to_node(r.m, 1) == 0 && mpm_cpu_to_node(r.m, 2) == 1);
+	CHECK_EQ_U(r.k->kswapd_cpu[0], 0);
+	CHECK_EQ_U(r.k->kswapd_cpu[1], 2);
+	mpm_run_fini(&r);
+}
+
+/*
  * Deleting a file frees its page cache as truncate_inode_pages_range does:
  * a pagevec of up to 14 pages at a time, each through release_pages, last
  * page first, hot.  20 cached pages on a 512 MiB node (pcp high 186):
@@ -566,6 +584,7 @@ int main(void)
 	test_kswapd_per_node();
 	test_kswapd_watermarks();
 	test_kswapd_lru_order();
+	test_kswapd_cpu();
 	test_migrated_cache_on_lru();
 	test_reclaim_clean_cache();
 	test_direct_reclaim_zonelist();
