@@ -163,7 +163,7 @@ struct kslab_cache {
 	unsigned int size;		/* object size, bytes */
 	unsigned int order;		/* slab order */
 	unsigned int objs;		/* objects per slab */
-	unsigned int min_partial;	/* partial slabs below which an empty one is kept */
+	unsigned int min_partial;	/* an emptied slab stays while nr_partial <= this */
 	mpm_gfp_t gfp;			/* UNMOVABLE or RECLAIMABLE */
 	struct kslab *partial;		/* slabs with free objects */
 	struct kslab *all;		/* every slab, for teardown */
