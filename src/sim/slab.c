@@ -4,7 +4,8 @@
  * mapping cost.  A cache keeps a list of partly used slabs and allocates
  * from the first; a slab whose last object is freed stays on that list
  * while the list holds no more than min_partial slabs, empty or partly
- * used (__slab_free: discard when n->nr_partial > s->min_partial;
+ * used (__slab_free, for a slab on the node list: discard when
+ * n->nr_partial > s->min_partial; no per-cpu slabs or partial lists here;
  * min_partial is ilog2(size) / 2, clamped to [5, 10], as kmem_cache_open
  * sets it), and is returned to the page allocator otherwise.  Partly used
  * slabs are what keeps kernel pages scattered after the processes that

@@ -115,7 +115,7 @@ static void test_claim_at_half_pageblock_order(void)
 
 /*
  * Grouping by mobility is disabled below pageblock_nr_pages * MIGRATE_TYPES
- * * 5 pages of the zonelist (build_all_zonelists): every allocation is then
+ * pages (1024 * 5; build_all_zonelists): every allocation is then
  * MIGRATE_UNMOVABLE (allocflags_to_migratetype), and every fallback moves
  * and claims the pageblock (try_to_steal_freepages), whatever its order.
  * 4096 pages, 1000 of them reserved: after three whole blocks, an unmovable

@@ -122,9 +122,10 @@ static void test_ra_before_fallback(void)
  * move of the pageblock's free blocks to the requested type's lists
  * stays (move_freepages_block).  Everything is allocated, then region 3's
  * pageblock gets back two free blocks, of order 6 and order 3.  A
- * reclaimable page falls back to the order-6 block (order >= pageblock
- * order / 2): both blocks move to the reclaimable lists, nothing stays on
- * the movable ones, and the pageblock is still MOVABLE.
+ * reclaimable page falls back to the order-6 block (a RECLAIMABLE request
+ * moves the pageblock's free blocks at any order): both blocks move to the
+ * reclaimable lists, nothing stays on the movable ones, and the pageblock
+ * is still MOVABLE.
  */
 static void test_no_claim_loans(void)
 {

@@ -61,7 +61,7 @@ static struct mpm_machine *shaped(unsigned int n1, unsigned int k)
  * free - 3 - n0 > 128, free - 3 - n0 - 2 n1 > 64.
  *  - n1 = 40, k = 10 (free 260): 257, 157, 77: granted.
  *  - n1 = 60, k = 6 (free 268): 265, 165, 45: refused; order 1 is granted
- *    (266 > 256, 166 > 128).
+ *    (free - 1: 267 > 256, 167 > 128).
  */
 static void test_watermark_orders(void)
 {
