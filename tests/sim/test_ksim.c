@@ -368,9 +368,39 @@ static void test_slab_empty_kept_by_partial_count(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * do_huge_pmd_anonymous_page maps a THP only where the whole 2 MiB range
+ * lies inside the vma: a 4 MiB mapping (on a 2 MiB boundary, as every
+ * mapping here) takes two THP faults; one page more, and the extra page
+ * is an order-0 fault; one page less, and only the first 2 MiB are huge
+ * (k->c.faults counts the order-0 faults, thp_faults the huge ones).
+ */
+static void test_thp_whole_pmds(void)
+{
+	static const struct { const char *wl; uint64_t thp, faults; } runs[] = {
+		{ "pagetest:size=4M,hold=5,thp=always", 2, 0 },
+		{ "pagetest:size=4100K,hold=5,thp=always", 2, 1 },
+		{ "pagetest:size=4092K,hold=5,thp=always", 1, 511 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct mpm_machine_spec s;
+		struct mpm_run_config c;
+		struct mpm_run r;
+
+		machine(&s, 1u << 17, 2);
+		CHECK(run(&r, &c, runs[i].wl, &s, 2, false) == 0);
+		CHECK_EQ_U(r.k->c.thp_faults, runs[i].thp);
+		CHECK_EQ_U(r.k->c.faults, runs[i].faults);
+		CHECK_EQ_U(r.k->c.thp_fallbacks, 0);
+		mpm_run_fini(&r);
+	}
+}
+
 int main(void)
 {
 	test_slab_empty_kept_by_partial_count();
+	test_thp_whole_pmds();
 	test_ebizzy(false);
 	test_ebizzy(true);
 	test_ebizzy_join();
