@@ -75,6 +75,29 @@ static inline void tm_small_pc(struct test_machine *t, enum mpm_zone_type lo,
 	t->spec.region_shift = region_shift;
 }
 
+static inline struct mpm_machine *tm_create(struct test_machine *t);
+
+/* tm_flat() from pfn 0 with min_free_kbytes 3: watermarks 0, out of the way. */
+static inline struct mpm_machine *tm_flat_nowmark(struct test_machine *t, uint64_t pages,
+						  unsigned int cpus)
+{
+	tm_flat(t, 0, pages, cpus);
+	t->spec.min_free_kbytes = 3;
+	return tm_create(t);
+}
+
+/* Allocate order-0 @gfp pages on cpu 0 until none is left, pcp lists included. */
+static inline void tm_allocate_all(struct mpm_machine *m, mpm_gfp_t gfp)
+{
+	uint64_t got;
+
+	do {
+		for (got = 0; mpm_alloc_pages(m, gfp, 0, 0) != MPM_NO_PFN; got++)
+			;
+		mpm_drain_all_pages(m);
+	} while (got);
+}
+
 static inline struct mpm_machine *tm_create(struct test_machine *t)
 {
 	char err[256];

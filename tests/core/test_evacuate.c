@@ -273,6 +273,30 @@ static void test_worker_recheck(void)
 }
 
 /*
+ * The trigger tests' machine: one 8192-page zone of @type from pfn 0,
+ * pageblocks of 512 pages, absolute regions of 2048, policy full, with
+ * every page it gives allocated movable into @pfns; returns how many.
+ */
+static struct mpm_machine *trigger_machine(enum mpm_zone_type type, uint64_t *pfns,
+					   unsigned int *n)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	tm_flat(&t, 0, 8192, 1);
+	t.zones[0].type = type;
+	t.spec.pageblock_order = 9;
+	t.spec.region_shift = 11;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	for (*n = 0; *n < 8192 && (pfns[*n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) !=
+				     MPM_NO_PFN; (*n)++)
+		;
+	return m;
+}
+
+/*
  * The trigger looks at the block add_to_freelist took, by its head page's
  * pageblock and region (patch 40).  Pageblocks of 512 pages, regions of
  * 2048: region 1's first MAX_ORDER-1 block has an UNMOVABLE first half and
@@ -282,20 +306,12 @@ static void test_worker_recheck(void)
 static void test_trigger_head(void)
 {
 	static uint64_t pfns[8192];
-	struct test_machine t;
 	struct mpm_machine *m;
 	uint32_t rids[8];
-	unsigned int n = 0, kept = 0;
+	unsigned int n, kept = 0;
 	int q;
 
-	tm_flat(&t, 0, 8192, 1);
-	t.spec.pageblock_order = 9;
-	t.spec.region_shift = 11;
-	t.spec.region_absolute = true;
-	REQUIRE(!mpm_policy_features("full", &t.spec.features));
-	m = tm_create(&t);
-	while (n < 8192 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) != MPM_NO_PFN)
-		n++;
+	m = trigger_machine(MPM_ZONE_NORMAL, pfns, &n);
 	set_pageblock_migratetype(m, &m->zones[0], 2048, MIGRATE_UNMOVABLE);
 	for (unsigned int i = 0; i < n; i++) {
 		bool keep = pfns[i] == 2600;
@@ -398,28 +414,19 @@ static void test_trigger_alloc_straddle(void)
 }
 
 /*
- * Free region 1 of an 8192-page zone of @type (pageblocks of 512, regions
- * of 2048, policy full) down to @keep used pages, its four pageblocks of
- * type @mt; how many regions the frees queued (patch 40's trigger).
+ * Free region 1 of trigger_machine(@type) down to @keep used pages, its
+ * four pageblocks of type @mt; how many regions the frees queued (patch
+ * 40's trigger).
  */
 static int queued_after(enum mpm_zone_type type, unsigned int keep, int mt)
 {
 	static uint64_t pfns[8192];
-	struct test_machine t;
 	struct mpm_machine *m;
 	uint32_t rids[8];
-	unsigned int n = 0, kept = 0;
+	unsigned int n, kept = 0;
 	int q;
 
-	tm_flat(&t, 0, 8192, 1);
-	t.zones[0].type = type;
-	t.spec.pageblock_order = 9;
-	t.spec.region_shift = 11;
-	t.spec.region_absolute = true;
-	REQUIRE(!mpm_policy_features("full", &t.spec.features));
-	m = tm_create(&t);
-	while (n < 8192 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) != MPM_NO_PFN)
-		n++;
+	m = trigger_machine(type, pfns, &n);
 	for (uint64_t pb = 2048; pb < 4096; pb += 512)
 		set_pageblock_migratetype(m, &m->zones[0], pb, mt);
 	for (unsigned int i = 0; i < n; i++) {

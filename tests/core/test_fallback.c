@@ -17,25 +17,6 @@
 #define UNMOVABLE	MPM_GFP_KERNEL
 #define RECLAIMABLE	MPM_GFP_TEMPORARY
 
-static struct mpm_machine *flat(struct test_machine *t, uint64_t pages)
-{
-	tm_flat(t, 0, pages, 2);
-	t->spec.min_free_kbytes = 3;
-	return tm_create(t);
-}
-
-/* Allocate order-0 @gfp pages until none is left, pcp lists included. */
-static void allocate_all(struct mpm_machine *m, mpm_gfp_t gfp)
-{
-	uint64_t got;
-
-	do {
-		for (got = 0; mpm_alloc_pages(m, gfp, 0, 0) != MPM_NO_PFN; got++)
-			;
-		mpm_drain_all_pages(m);
-	} while (got);
-}
-
 static int pageblock_mt(struct mpm_machine *m, uint64_t pfn)
 {
 	return get_pageblock_migratetype(m, &m->zones[0], pfn);
@@ -49,7 +30,7 @@ static int pageblock_mt(struct mpm_machine *m, uint64_t pfn)
 static void test_unmovable_tries_reclaimable_first(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	uint64_t r = mpm_alloc_pages(m, RECLAIMABLE, 10, 0), p;
 
 	REQUIRE(r != MPM_NO_PFN);
@@ -68,7 +49,7 @@ static void test_unmovable_tries_reclaimable_first(void)
 static void test_movable_tries_reclaimable_first(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 8192);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 8192, 2);
 	uint64_t u = mpm_alloc_pages(m, UNMOVABLE, 10, 0);
 	uint64_t r = mpm_alloc_pages(m, RECLAIMABLE, 10, 0);
 
@@ -92,11 +73,11 @@ static void test_movable_tries_reclaimable_first(void)
 static void test_claim_at_half_pageblock_order(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	struct mpm_counters c;
 	uint64_t p;
 
-	allocate_all(m, MOVABLE);
+	tm_allocate_all(m, MOVABLE);
 	for (uint64_t b = 0; b < 131072; b += 64)
 		for (uint64_t q = b; q < b + 32; q++)
 			CHECK_EQ_U(mpm_free_pages(m, q, 0, 0), 0);
@@ -148,7 +129,7 @@ static void test_mobility_disabled(void)
 	CHECK_EQ_U(tm_check(m), 0);
 	mpm_machine_destroy(m);
 
-	m = flat(&t, 4096);
+	m = tm_flat_nowmark(&t, 4096, 2);
 	REQUIRE(m->page_group_by_mobility_disabled);
 	p = mpm_alloc_pages(m, MOVABLE, 0, 0);
 	REQUIRE(p != MPM_NO_PFN);
@@ -202,10 +183,10 @@ static void test_pageblock_past_zone_end(void)
 static void test_moved_blocks_at_head(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	uint64_t p[4], end;
 
-	allocate_all(m, MOVABLE);
+	tm_allocate_all(m, MOVABLE);
 	for (uint64_t pfn = 0; pfn < 131072; pfn += 2)
 		CHECK_EQ_U(mpm_free_pages(m, pfn, 0, 0), 0);
 	mpm_drain_all_pages(m);

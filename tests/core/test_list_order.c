@@ -15,13 +15,6 @@
 #define UNMOVABLE	MPM_GFP_KERNEL
 #define RECLAIMABLE	MPM_GFP_TEMPORARY
 
-static struct mpm_machine *flat(struct test_machine *t, uint64_t pages)
-{
-	tm_flat(t, 0, pages, 2);
-	t->spec.min_free_kbytes = 3;
-	return tm_create(t);
-}
-
 /* The pfn @n entries after the head of list @head, or MPM_NO_PFN. */
 static uint64_t list_pfn_at(struct mpm_machine *m, uint32_t head, unsigned int n)
 {
@@ -58,16 +51,11 @@ static void free_range(struct mpm_machine *m, uint64_t from, uint64_t to)
 static void test_tail_heuristic_bound(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 8192);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 8192, 2);
 	uint32_t head8 = m->zones[0].free_area[8].free_list[MIGRATE_MOVABLE];
 	uint32_t head9 = m->zones[0].free_area[9].free_list[MIGRATE_MOVABLE];
-	uint64_t got;
 
-	do {
-		for (got = 0; mpm_alloc_pages(m, MOVABLE, 0, 0) != MPM_NO_PFN; got++)
-			;
-		mpm_drain_all_pages(m);
-	} while (got);
+	tm_allocate_all(m, MOVABLE);
 	free_range(m, 2048, 2304);
 	free_range(m, 512, 1024);
 	free_range(m, 0, 256);
@@ -89,7 +77,7 @@ static void test_tail_heuristic_bound(void)
 static void test_drain_from_tail(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	const struct per_cpu_pages *pcp = &m->zones[0].pageset[0];
 	uint64_t pfns[186];
 
@@ -114,7 +102,7 @@ static void test_drain_from_tail(void)
 static void test_drain_round_robin(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	const struct per_cpu_pages *pcp = &m->zones[0].pageset[0];
 	uint64_t u[62], r[62], v[62];
 
@@ -146,7 +134,7 @@ static void test_drain_round_robin(void)
 static void test_cold_allocations(void)
 {
 	struct test_machine t;
-	struct mpm_machine *m = flat(&t, 131072);
+	struct mpm_machine *m = tm_flat_nowmark(&t, 131072, 2);
 	uint64_t a, b;
 
 	a = mpm_alloc_pages(m, MOVABLE, 0, 0);
@@ -155,7 +143,7 @@ static void test_cold_allocations(void)
 	CHECK_EQ_U(b, 130048 + 30);
 	mpm_machine_destroy(m);
 
-	m = flat(&t, 131072);
+	m = tm_flat_nowmark(&t, 131072, 2);
 	a = mpm_alloc_pages(m, MOVABLE | MPM___GFP_COLD, 0, 0);
 	b = mpm_alloc_pages(m, MOVABLE | MPM___GFP_COLD, 0, 0);
 	CHECK_EQ_U(a, 130048);

@@ -559,9 +559,7 @@ static void test_dirty_threshold_and_inactive_ratio(void)
 	struct mpm_machine *m;
 	char *text;
 
-	tm_flat(&t, 0, 8192, 1);
-	t.spec.min_free_kbytes = 3;
-	m = tm_create(&t);
+	m = tm_flat_nowmark(&t, 8192, 1);
 	REQUIRE(mpm_alloc_pages(m, MPM_GFP_KERNEL, 3, 0) != MPM_NO_PFN);
 	text = print_str(m, mpm_print_vmstat, NULL);
 	CHECK_EQ_U(vmstat_value(text, "nr_free_pages"), 8184);

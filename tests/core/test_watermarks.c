@@ -29,17 +29,11 @@ static struct mpm_machine *shaped(unsigned int n1, unsigned int k)
 {
 	struct test_machine t;
 	struct mpm_machine *m;
-	uint64_t got;
 
 	tm_flat(&t, 0, 8192, 1);
 	t.spec.min_free_kbytes = 1024;
 	m = tm_create(&t);
-	do {
-		for (got = 0; mpm_alloc_pages(m, MPM_GFP_KERNEL | MPM___GFP_MEMALLOC, 0, 0) !=
-			      MPM_NO_PFN; got++)
-			;
-		mpm_drain_all_pages(m);
-	} while (got);
+	tm_allocate_all(m, MPM_GFP_KERNEL | MPM___GFP_MEMALLOC);
 	for (unsigned int i = 0; i < 100; i++)
 		CHECK_EQ_U(mpm_free_pages(m, 1024 + 2 * i, 0, 0), 0);
 	for (unsigned int i = 0; i < n1; i++) {
@@ -108,9 +102,7 @@ static void test_zero_batch_skips_fast_path(void)
 	struct mpm_machine *m;
 	struct mpm_counters c;
 
-	tm_flat(&t, 0, 8192, 1);
-	t.spec.min_free_kbytes = 3;
-	m = tm_create(&t);
+	m = tm_flat_nowmark(&t, 8192, 1);
 	for (int i = 0; i < 10; i++)
 		REQUIRE(mpm_alloc_pages(m, MOVABLE, 0, 0) != MPM_NO_PFN);
 	mpm_counters(m, &c);
@@ -128,16 +120,10 @@ static void test_nomemalloc_not_harder(void)
 {
 	struct test_machine t;
 	struct mpm_machine *m;
-	uint64_t got;
 
 	tm_flat(&t, 0, 8192, 1);
 	m = tm_create(&t);
-	do {
-		for (got = 0; mpm_alloc_pages(m, MPM_GFP_ATOMIC | MPM___GFP_NOMEMALLOC |
-						 MPM___GFP_MOVABLE, 0, 0) != MPM_NO_PFN; got++)
-			;
-		mpm_drain_all_pages(m);
-	} while (got);
+	tm_allocate_all(m, MPM_GFP_ATOMIC | MPM___GFP_NOMEMALLOC | MPM___GFP_MOVABLE);
 	CHECK_EQ_U(zone_free(m), 181 - 181 / 2);
 	mpm_machine_destroy(m);
 }

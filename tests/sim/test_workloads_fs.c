@@ -385,7 +385,7 @@ static void test_write_delete(void)
 	mpm_run_fini(&r);
 }
 
-/* Allocate on @cpu from zone 0 alone until its free pages are @target. */
+/* Allocate on cpu 0 from zone 0 alone until its free pages are @target. */
 static void take_zone0_to(struct ksim *k, uint64_t target)
 {
 	struct mpm_zone_info zi;
