@@ -304,12 +304,22 @@ static int index_of(const uint32_t *pfns, unsigned int n, uint64_t pfn)
  * first batch's 30 data pages three -- 8-21, 22-35, and 36, 37 (with the
  * pte page, which goes to the unmovable list) -- each freed last first, so
  * the next movable allocations take 36, 37, 22-35, then 8-21.
+ *
+ * The list does not then run 0-7.  pcp->count counts all three lists, and
+ * the unmovable one also holds the spare pages of the refill that gave the
+ * gather its batch page, so count reaches high (42) within the pagevec
+ * 22-35, and free_pcppages_bulk gives a batch (7) back from the lists'
+ * tails, round robin from MIGRATE_MOVABLE two at a time: 7, 6, an
+ * unmovable page, 5, 4, another, 3.  The list keeps 0-2; its refill takes
+ * the order-0 list first, newest first -- 3, then two order-0 pages that
+ * are not the mapping's -- and then splits the order-2 block 4-7 that the
+ * four frees merged.
  */
 static void test_pagevec_size(void)
 {
 	struct fixture f;
 	uint32_t pfns[38];
-	int want[30], n = 0;
+	int want[40], n = 0;
 
 	want[n++] = 36;
 	want[n++] = 37;
@@ -317,9 +327,15 @@ static void test_pagevec_size(void)
 		want[n++] = i;
 	for (int i = 8; i < 22; i++)
 		want[n++] = i;
-	setup(&f, 1);		/* pcp high 42: all 38 stay on the list */
+	for (int i = 0; i < 4; i++)
+		want[n++] = i;
+	want[n++] = -1;
+	want[n++] = -1;
+	for (int i = 4; i < 8; i++)
+		want[n++] = i;
+	setup(&f, 1);		/* pcp high 42, batch 7 */
 	map_unmap(&f, 38, pfns);
-	for (int i = 0; i < 30; i++) {
+	for (int i = 0; i < n; i++) {
 		uint64_t pfn = mpm_alloc_pages(f.k->m, MPM_GFP_HIGHUSER_MOVABLE, 0, f.t->cpu);
 
 		CHECK_EQ_U(index_of(pfns, 38, pfn), want[i]);
