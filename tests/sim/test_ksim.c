@@ -320,6 +320,81 @@ static void test_oom_victim_without_rss(void)
 }
 
 /*
+ * A process of @runs runs of @run pages each, faulted at a stride of 512
+ * pages (one page table's reach) in one vma: the same rss in more page
+ * tables as @run shrinks.
+ */
+static struct kprocess *proc_with_runs(struct ksim *k, uint32_t runs, uint32_t run)
+{
+	struct kprocess *p = ksim_fork(k, 1, NULL, NULL);
+	struct ktask *t;
+	struct kvma *v;
+
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	v = ksim_mmap(k, t, runs * 512);
+	REQUIRE(v);
+	for (uint32_t i = 0; i < runs; i++) {
+		uint32_t pos = i * 512;
+
+		ksim_fault_range(k, t, v, &pos, i * 512 + run, 0, UINT64_MAX);
+		REQUIRE(pos == i * 512 + run);
+	}
+	k->current = NULL;
+	return p;
+}
+
+/*
+ * oom_badness scores rss + nr_ptes, and select_bad_process keeps the first
+ * of equal scores ("points > chosen_points").  Two processes with 1536
+ * pages of rss each, more than pagetest's 4 MiB: with the same layout the
+ * first dies; with the second's rss spread over twice the page tables,
+ * the second.  The allocating task is a third process with nothing.
+ */
+static void test_oom_badness(bool spread)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kprocess *p1, *p2, *p;
+	struct ktask *t;
+	uint64_t *held, nheld, pfn;
+	struct ksim *k;
+
+	machine(&s, 1u << 15, 2);
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	p1 = proc_with_runs(k, 3, 512);
+	p2 = spread ? proc_with_runs(k, 6, 256) : proc_with_runs(k, 3, 512);
+	REQUIRE(p1->mm->rss == 1536 && p2->mm->rss == 1536);
+	if (spread)
+		REQUIRE(p2->mm->nr_ptes >= 2 * p1->mm->nr_ptes);
+	else
+		REQUIRE(p2->mm->nr_ptes == p1->mm->nr_ptes);
+	p = ksim_fork(k, 1, NULL, NULL);
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	nheld = hold_all_pages(k->m, t->cpu, &held);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
+	CHECK(pfn != MPM_NO_PFN);
+	CHECK_EQ_U(k->c.oom_kills, 1);
+	CHECK(p1->killed == !spread);
+	CHECK(p2->killed == spread);
+	k->current = NULL;
+	CHECK(!k->failed);
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, t->cpu);
+	release_held(k->m, held, nheld);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(&r);
+}
+
+/*
  * SLUB's __slab_free discards a slab whose last object goes when the
  * partial list -- partly used and empty slabs, this one included -- holds
  * more than min_partial (5 for the 64-byte anon_vma_chain cache), and keeps
@@ -410,6 +485,8 @@ int main(void)
 	test_oom_self_in_mmap();
 	test_oom_without_drain();
 	test_oom_victim_without_rss();
+	test_oom_badness(false);
+	test_oom_badness(true);
 	test_determinism();
 	return t_report("sim/ksim");
 }
