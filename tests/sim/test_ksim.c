@@ -239,6 +239,54 @@ static void test_oom_without_drain(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * __alloc_pages_direct_reclaim drains every pcp list when the attempt after
+ * a round that freed something fails.  Reclaim frees its 32 pages onto the
+ * reclaiming cpu's pcp list (cold), where the zone's watermark test, which
+ * counts only the buddy lists' pages, does not see them: the attempt fails,
+ * the drain puts them in the buddy lists, and the second attempt takes one.
+ * One round, no OOM kill.  Without the drain every round would leave its
+ * pages on the list until the list reached its high mark.
+ */
+static void test_direct_reclaim_drains(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kprocess *p;
+	struct kfile *f;
+	struct ktask *t;
+	uint64_t *held, nheld, pfn;
+	struct ksim *k;
+
+	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB: pcp high 42 */
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	p = ksim_fork(k, 1, NULL, NULL);
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	f = ksim_new_file(k, 512, t->cpu);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, 512, t->cpu, false);
+	REQUIRE(f->cached == 512);
+	nheld = hold_all_pages(k->m, t->cpu, &held);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
+	CHECK(pfn != MPM_NO_PFN);
+	CHECK_EQ_U(k->c.direct_reclaimed, 32);
+	CHECK_EQ_U(k->c.oom_kills, 0);
+	CHECK_EQ_U(f->cached, 512 - 32);
+	k->current = NULL;
+	CHECK(!k->failed);
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, t->cpu);
+	release_held(k->m, held, nheld);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(&r);
+}
+
 static void test_determinism(void)
 {
 	struct mpm_machine_spec s;
@@ -487,6 +535,7 @@ int main(void)
 	test_oom_victim_without_rss();
 	test_oom_badness(false);
 	test_oom_badness(true);
+	test_direct_reclaim_drains();
 	test_determinism();
 	return t_report("sim/ksim");
 }
