@@ -437,6 +437,66 @@ static void test_kswapd_watermarks(void)
 }
 
 /*
+ * Reclaimed pages go back cold (shrink_page_list: free_hot_cold_page_list
+ * with cold 1), to the tail of the pcp list, where the next drain takes
+ * them first and a hot allocation does not find them.  2 nodes of 128 MiB
+ * (pcp high 42, batch 7; a zone under 32 MiB has high 0 and keeps no
+ * list): a page freed hot on kswapd's cpu before it runs is still the
+ * list's head after kswapd has reclaimed more than a list's worth, and a
+ * cold allocation takes a page that was the file's.
+ */
+static void test_kswapd_frees_cold(void)
+{
+	static uint8_t was_file[1u << 17];
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info zi;
+	uint64_t sentinel, hot, cold, wakeups, reclaimed;
+	struct kfile *f;
+	struct ksim *k;
+
+	machine(&s, 1u << 15, 2);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	f = ksim_new_file(k, 4096, 0);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	ksim_kswapd(k);
+	REQUIRE(k->kswapd_cpu[0] == 0 && k->lru[0].len > 64);
+	REQUIRE(r.m->zones[0].pageset[0].high == 42);
+	sentinel = mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0);
+	REQUIRE(sentinel != MPM_NO_PFN && mpm_pfn_to_zone(k->m, sentinel) == 0);
+	for (uint32_t i = 0; i < f->npages; i++)
+		if (f->pfn[i] != NO_PFN32) {
+			REQUIRE(f->pfn[i] < sizeof(was_file));
+			was_file[f->pfn[i]] = 1;
+		}
+	/*
+	 * a batch below the low mark: refills take 7 pages at a time, and the
+	 * sentinel's free may push the list over its high mark
+	 */
+	for (mpm_zone_info(k->m, 0, &zi); zi.free_pages + 7 > zi.wmark_low;
+	     mpm_zone_info(k->m, 0, &zi))
+		REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0) !=
+			MPM_NO_PFN);
+	CHECK(mpm_free_pages(k->m, sentinel, 0, 0) == 0);
+	mpm_zone_info(k->m, 0, &zi);
+	REQUIRE(zi.free_pages <= zi.wmark_low);
+	wakeups = k->c.kswapd_wakeups;
+	reclaimed = k->c.kswapd_reclaimed;
+	ksim_kswapd(k);
+	REQUIRE(k->c.kswapd_wakeups > wakeups && k->c.kswapd_reclaimed > reclaimed + 42);
+	hot = mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0);
+	cold = mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE |
+			       MPM___GFP_COLD, 0, 0);
+	CHECK_EQ_U(hot, sentinel);
+	REQUIRE(cold != MPM_NO_PFN && cold < sizeof(was_file));
+	CHECK(cold != sentinel && was_file[cold]);
+	mpm_run_fini(&r);
+}
+
+/*
  * kswapd takes a zone's page cache from the cold end of its LRU, oldest
  * first, and writes a dirty page back and rotates it instead of freeing it
  * (shrink_page_list: pageout, then the page goes round again).  A dirty
@@ -585,6 +645,7 @@ int main(void)
 	test_pagecache_readers();
 	test_kswapd_per_node();
 	test_kswapd_watermarks();
+	test_kswapd_frees_cold();
 	test_kswapd_lru_order();
 	test_kswapd_cpu();
 	test_migrated_cache_on_lru();
