@@ -506,11 +506,12 @@ static void test_thp_whole_pmds(void)
 		{ "pagetest:size=4092K,hold=5,thp=always", 1, 511 },
 	};
 
-	for (unsigned int i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-		struct mpm_machine_spec s;
-		struct mpm_run_config c;
-		struct mpm_run r;
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	uint64_t pte_pages;
 
+	for (unsigned int i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		machine(&s, 1u << 17, 2);
 		CHECK(run(&r, &c, runs[i].wl, &s, 2, false) == 0);
 		CHECK_EQ_U(r.k->c.thp_faults, runs[i].thp);
@@ -518,6 +519,20 @@ static void test_thp_whole_pmds(void)
 		CHECK_EQ_U(r.k->c.thp_fallbacks, 0);
 		mpm_run_fini(&r);
 	}
+	/*
+	 * A THP fault deposits the pte page its chunk would have had
+	 * (pgtable_trans_huge_deposit), so the run allocates as many page-table
+	 * pages as without THP.
+	 */
+	machine(&s, 1u << 17, 2);
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=5", &s, 2, false) == 0);
+	pte_pages = r.k->c.pte_pages;
+	CHECK(pte_pages >= 2);
+	mpm_run_fini(&r);
+	machine(&s, 1u << 17, 2);
+	CHECK(run(&r, &c, runs[0].wl, &s, 2, false) == 0);
+	CHECK_EQ_U(r.k->c.pte_pages, pte_pages);
+	mpm_run_fini(&r);
 }
 
 int main(void)
