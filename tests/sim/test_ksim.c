@@ -6,9 +6,13 @@
  * every sample; conservation (what the allocator counts as used equals what
  * the model holds); an out-of-memory run that the OOM killer resolves;
  * a task OOM-killed by its own fault in the middle of a bulk fault run,
- * and by its own mmap; no pcp drain after a reclaim round that freed nothing;
- * determinism of the sample series.
+ * and by its own mmap; no pcp drain after a reclaim round that freed nothing,
+ * and one after a round whose attempt still fails; oom_badness (page tables
+ * count, the first of equals dies); THP's deposited pte pages; the minimum
+ * of free regions between samples; determinism of the sample series.
  */
+#include <limits.h>
+
 #include "ksim_helpers.h"
 
 static int run(struct mpm_run *r, struct mpm_run_config *c, const char *wl,
@@ -287,6 +291,29 @@ static void test_direct_reclaim_drains(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * The run's minimum of free regions is taken after every quantum, not only
+ * at the samples: pagetest maps, touches and unmaps its 64 MiB within the
+ * first second, so no sample sees it at its height (the samples read 8,
+ * then 4: what the pcp lists and the kernel's pages hold after it).
+ */
+static void test_free_regions_min_between_samples(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	unsigned int sample_min = UINT_MAX;
+
+	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB in 32 MiB regions */
+	CHECK(run(&r, &c, "pagetest:size=64M,hold=0,free=1", &s, 5, false) == 0);
+	for (size_t i = 0; i < r.nr_samples; i++)
+		if (r.samples[i].free_regions < sample_min)
+			sample_min = r.samples[i].free_regions;
+	CHECK(r.nr_samples >= 2);
+	CHECK(r.free_regions_min < sample_min);
+	mpm_run_fini(&r);
+}
+
 static void test_determinism(void)
 {
 	struct mpm_machine_spec s;
@@ -551,6 +578,7 @@ int main(void)
 	test_oom_badness(false);
 	test_oom_badness(true);
 	test_direct_reclaim_drains();
+	test_free_regions_min_between_samples();
 	test_determinism();
 	return t_report("sim/ksim");
 }
