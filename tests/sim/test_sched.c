@@ -11,9 +11,11 @@
  * a slice above it (START_DEBIT) rather than at zero.  Then the rules one
  * by one: a child's placement from its parent, the wakeup granularity,
  * and two orders of first runs that CFS decides and round robin does
- * not.  Last, ebizzy runs with sched=cfs under the checkers.
+ * not.  Then ebizzy runs with sched=cfs under the checkers.  Last,
+ * vmstat_update's refresh on every cpu once a second, and what it drains.
  */
 #include "ksim_helpers.h"
+#include "mmzone.h"
 
 #define SLEEP_NS	(50 * NSEC_PER_MSEC)
 
@@ -366,6 +368,58 @@ static void test_ebizzy_cfs(void)
 	mpm_run_fini(&r);
 }
 
+/* Run quanta until the clock passes the next whole second. */
+static void run_to_next_second(struct ksim *k)
+{
+	uint64_t sec = k->now / NSEC_PER_SEC;
+
+	while (k->now / NSEC_PER_SEC == sec)
+		ksim_run_quantum(k);
+}
+
+/*
+ * vmstat_update runs on every cpu once a second (sysctl_stat_interval):
+ * pages cpu 0 freed onto its list of node 1's zone go back one batch at
+ * the third refresh after the frees (expire = 3, counted down from that
+ * refresh on), and no more after; its list of its own node's zone is
+ * never drained this way.
+ */
+static void test_vmstat_update(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct per_cpu_pages *remote, *local;
+	uint64_t pfns[64], pfn;
+	struct ksim *k = idle_model(&r, &c, &s, false);
+	int before;
+
+	REQUIRE(mpm_cpu_to_node(k->m, 0) == 0 && mpm_pfn_to_zone(k->m, 1u << 15) == 1);
+	remote = &r.m->zones[1].pageset[0];
+	local = &r.m->zones[0].pageset[0];
+	for (int i = 0; i < 64; i++)
+		REQUIRE((pfns[i] = mpm_alloc_pages_node(k->m, 1, MPM_GFP_HIGHUSER_MOVABLE |
+							MPM___GFP_THISNODE, 0, 0)) != MPM_NO_PFN);
+	for (int i = 0; i < 64; i++)
+		mpm_free_pages(k->m, pfns[i], 0, 0);
+	pfn = mpm_alloc_pages_node(k->m, 0, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0);
+	REQUIRE(pfn != MPM_NO_PFN);
+	mpm_free_pages(k->m, pfn, 0, 0);
+	before = remote->count;
+	REQUIRE(before > remote->batch && local->count > 0);
+	run_to_next_second(k);		/* activity: expire 3, counted down to 2 */
+	run_to_next_second(k);		/* 1 */
+	CHECK_EQ_U(remote->count, before);
+	run_to_next_second(k);		/* 0: one batch goes */
+	CHECK_EQ_U(remote->count, before - remote->batch);
+	for (int i = 0; i < 3; i++)
+		run_to_next_second(k);
+	CHECK_EQ_U(remote->count, before - remote->batch);
+	CHECK(local->count > 0);
+	CHECK(!k->failed);
+	mpm_run_fini(&r);
+}
+
 int main(void)
 {
 	test_wakeup();
@@ -374,5 +428,6 @@ int main(void)
 	test_wakeup_granularity();
 	test_first_run_order();
 	test_ebizzy_cfs();
+	test_vmstat_update();
 	return t_report("sim/sched");
 }
