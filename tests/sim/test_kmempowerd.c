@@ -3,7 +3,8 @@
  * kmempowerd in the kernel model (policy full): ebizzy on a small machine
  * with every checker at every sample; the free path queues regions, the
  * thread evacuates them, pages move and no owned page is lost; and the end-
- * of-run mismatch count does see a corrupted reverse map.  With evac_drain
+ * of-run mismatch count does see a corrupted reverse map; the time the thread
+ * charges, and the cpu it runs on.  With evac_drain
  * (not the patchset) kmempowerd drains its cpu's pcp lists after a round.
  */
 #include "ksim_helpers.h"
@@ -23,6 +24,35 @@ static void first_owned(struct mpm_run *r, uint64_t *pfn)
 	*pfn = MPM_NO_PFN;
 }
 
+/*
+ * The time kmempowerd charges (kmempowerd.c's ESTIMATEs): 2 ns per pfn
+ * walked, 2 us plus the machine's 4 KiB copy per page migrated, 0.5 us per
+ * page reclaimed; and where it runs: one thread per node, on the node's
+ * last cpu, whose CPU time is that charge.  Its threads are the model's
+ * only tasks without a process.
+ */
+static void check_kmempowerd_charge(const struct ksim *k)
+{
+	uint64_t cpu_ns = 0;
+	unsigned int threads = 0;
+
+	CHECK_EQ_U(k->c.kmempowerd_ns, k->c.evac_scanned * 2 +
+		   k->c.migrated * (2000 + k->p.copy_ns_per_page) + k->c.reclaimed * 500);
+	CHECK(k->c.migrated > 0 && k->p.copy_ns_per_page > 0);
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct ktask *t = k->tasks[i];
+
+		if (t->proc)
+			continue;
+		threads++;
+		cpu_ns += t->cpu_ns;
+		for (unsigned int c = t->cpu + 1; c < k->nr_cpus; c++)
+			CHECK(mpm_cpu_to_node(k->m, c) != mpm_cpu_to_node(k->m, t->cpu));
+	}
+	CHECK_EQ_U(threads, mpm_nr_nodes(k->m));
+	CHECK_EQ_U(cpu_ns, k->c.kmempowerd_ns);
+}
+
 int main(void)
 {
 	struct mpm_machine_spec s;
@@ -40,6 +70,7 @@ int main(void)
 	CHECK(r.counters.migrated > 0);
 	CHECK_EQ_U(r.k->c.migrated, r.counters.migrated);
 	CHECK(r.k->c.kmempowerd_ns > 0);
+	check_kmempowerd_charge(r.k);
 	CHECK_EQ_U(r.owner_mismatches, 0);
 	CHECK_EQ_U(r.content_mismatches, 0);
 	check_conservation(&r);
