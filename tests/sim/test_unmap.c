@@ -118,6 +118,36 @@ static void test_gather_batch(void)
 }
 
 /*
+ * The batch page is asked for with GFP_NOWAIT: an atomic allocation, which
+ * __alloc_pages_slowpath lets a quarter below the min watermark
+ * (ALLOC_HARDER).  With every page a GFP_KERNEL allocation can have held,
+ * the munmap still gets its batch page; a sleeping allocation would not,
+ * and the gather would be flushed instead.
+ */
+static void test_gather_batch_atomic(void)
+{
+	struct fixture f;
+	struct kvma *v;
+	uint64_t before, *held, nheld;
+	uint32_t pos = 0;
+	bool done = false;
+
+	setup(&f, 1);
+	v = ksim_mmap(f.k, f.t, 16);
+	REQUIRE(v);
+	ksim_fault_range(f.k, f.t, v, &pos, 16, 0, UINT64_MAX);
+	REQUIRE(pos == 16);
+	nheld = hold_all_pages(f.k->m, f.t->cpu, &held);
+	REQUIRE(mpm_alloc_pages(f.k->m, MPM_GFP_KERNEL, 0, f.t->cpu) == MPM_NO_PFN);
+	before = f.k->c.gather_pages;
+	ksim_munmap(f.k, f.t, v, UINT64_MAX, &done);
+	REQUIRE(done);
+	CHECK_EQ_U(f.k->c.gather_pages, before + 1);
+	release_held(f.k->m, held, nheld);
+	teardown(&f);
+}
+
+/*
  * exit_mmap: one gather for the whole mm, vmas zapped in address order.
  * B (mapped second, at 2 MiB) and C (mapped third, at 0, where A was) hold
  * 6 pages each: C0-C5 and B0-B1 fill the bundle, which asks for a batch
@@ -374,6 +404,7 @@ int main(void)
 	test_pagevec_size();
 	test_page_cache_hot_and_cold();
 	test_gather_batch();
+	test_gather_batch_atomic();
 	test_exit_one_gather();
 	test_mmap_waits_for_munmap();
 	test_fork_stack_node();
