@@ -141,6 +141,38 @@ static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
 	return 0;
 }
 
+/* A new process whose one task, idle, is current. */
+static struct ktask *new_current_task(struct ksim *k)
+{
+	struct kprocess *p = ksim_fork(k, 1, NULL, NULL);
+	struct ktask *t;
+
+	REQUIRE(p);
+	t = ksim_spawn(k, p, idle_prog, NULL);
+	REQUIRE(t);
+	k->current = t;
+	return t;
+}
+
+/*
+ * The end of an out-of-memory test: nothing current and the run not
+ * failed; @pfn (unless MPM_NO_PFN) and the @nheld pages of @held given
+ * back; the allocator sound.
+ */
+static void oom_test_end(struct mpm_run *r, uint64_t pfn, unsigned int cpu, uint64_t *held,
+			 uint64_t nheld)
+{
+	struct ksim *k = r->k;
+
+	k->current = NULL;
+	CHECK(!k->failed);
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, cpu);
+	release_held(k->m, held, nheld);
+	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
+	mpm_run_fini(r);
+}
+
 /*
  * A process whose one task is current, with 2048 pages of rss: more than
  * pagetest's 4 MiB, which stays until the run ends, so the OOM killer
@@ -148,15 +180,10 @@ static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
  */
 static struct ktask *current_with_rss(struct ksim *k)
 {
-	struct kprocess *p = ksim_fork(k, 1, NULL, NULL);
-	struct ktask *t;
+	struct ktask *t = new_current_task(k);
 	struct kvma *v;
 	uint32_t pos = 0;
 
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
 	v = ksim_mmap(k, t, 2048);
 	REQUIRE(v);
 	ksim_fault_range(k, t, v, &pos, v->npages, 0, UINT64_MAX);
@@ -197,11 +224,7 @@ static void test_oom_self_in_mmap(void)
 	CHECK(t->state == TASK_DEAD);
 	CHECK_EQ_U(p->mm->nr_vmas, 0);
 	CHECK_EQ_U(p->mm->rss, 0);
-	k->current = NULL;
-	CHECK(!k->failed);
-	release_held(k->m, held, nheld);
-	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
-	mpm_run_fini(&r);
+	oom_test_end(&r, MPM_NO_PFN, t->cpu, held, nheld);
 }
 
 /*
@@ -236,11 +259,7 @@ static void test_oom_without_drain(void)
 	CHECK_EQ_U(k->c.direct_reclaimed, 0);
 	CHECK_EQ_U(k->c.oom_kills, 1);
 	CHECK(t->state == TASK_DEAD);
-	k->current = NULL;
-	CHECK(!k->failed);
-	release_held(k->m, held, nheld);
-	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
-	mpm_run_fini(&r);
+	oom_test_end(&r, pfn, t->cpu, held, nheld);
 }
 
 /*
@@ -257,7 +276,6 @@ static void test_direct_reclaim_drains(void)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	struct kprocess *p;
 	struct kfile *f;
 	struct ktask *t;
 	uint64_t *held, nheld, pfn;
@@ -267,11 +285,7 @@ static void test_direct_reclaim_drains(void)
 	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
 	k = r.k;
 	REQUIRE(k);
-	p = ksim_fork(k, 1, NULL, NULL);
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
+	t = new_current_task(k);
 	f = ksim_new_file(k, 512, t->cpu);
 	REQUIRE(f);
 	ksim_read_file(k, f, 0, 512, t->cpu, false);
@@ -282,13 +296,7 @@ static void test_direct_reclaim_drains(void)
 	CHECK_EQ_U(k->c.direct_reclaimed, 32);
 	CHECK_EQ_U(k->c.oom_kills, 0);
 	CHECK_EQ_U(f->cached, 512 - 32);
-	k->current = NULL;
-	CHECK(!k->failed);
-	if (pfn != MPM_NO_PFN)
-		mpm_free_pages(k->m, pfn, 0, t->cpu);
-	release_held(k->m, held, nheld);
-	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
-	mpm_run_fini(&r);
+	oom_test_end(&r, pfn, t->cpu, held, nheld);
 }
 
 /*
@@ -352,11 +360,8 @@ static void test_oom_victim_without_rss(void)
 	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
 	k = r.k;
 	REQUIRE(k);
-	p = ksim_fork(k, 1, NULL, NULL);
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
+	t = new_current_task(k);
+	p = t->proc;
 	REQUIRE(p->mm->rss == 0 && p->mm->nr_ptes == 0);
 	/* the first victim is pagetest's process, with its 4 MiB of rss */
 	nheld = hold_all_pages(k->m, t->cpu, &held);
@@ -401,14 +406,9 @@ static void test_oom_victim_without_rss(void)
  */
 static struct kprocess *proc_with_runs(struct ksim *k, uint32_t runs, uint32_t run)
 {
-	struct kprocess *p = ksim_fork(k, 1, NULL, NULL);
-	struct ktask *t;
+	struct ktask *t = new_current_task(k);
 	struct kvma *v;
 
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
 	v = ksim_mmap(k, t, runs * 512);
 	REQUIRE(v);
 	for (uint32_t i = 0; i < runs; i++) {
@@ -418,7 +418,7 @@ static struct kprocess *proc_with_runs(struct ksim *k, uint32_t runs, uint32_t r
 		REQUIRE(pos == i * 512 + run);
 	}
 	k->current = NULL;
-	return p;
+	return t->proc;
 }
 
 /*
@@ -433,7 +433,7 @@ static void test_oom_badness(bool spread)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	struct kprocess *p1, *p2, *p;
+	struct kprocess *p1, *p2;
 	struct ktask *t;
 	uint64_t *held, nheld, pfn;
 	struct ksim *k;
@@ -449,24 +449,14 @@ static void test_oom_badness(bool spread)
 		REQUIRE(p2->mm->nr_ptes >= 2 * p1->mm->nr_ptes);
 	else
 		REQUIRE(p2->mm->nr_ptes == p1->mm->nr_ptes);
-	p = ksim_fork(k, 1, NULL, NULL);
-	REQUIRE(p);
-	t = ksim_spawn(k, p, idle_prog, NULL);
-	REQUIRE(t);
-	k->current = t;
+	t = new_current_task(k);
 	nheld = hold_all_pages(k->m, t->cpu, &held);
 	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
 	CHECK(pfn != MPM_NO_PFN);
 	CHECK_EQ_U(k->c.oom_kills, 1);
 	CHECK(p1->killed == !spread);
 	CHECK(p2->killed == spread);
-	k->current = NULL;
-	CHECK(!k->failed);
-	if (pfn != MPM_NO_PFN)
-		mpm_free_pages(k->m, pfn, 0, t->cpu);
-	release_held(k->m, held, nheld);
-	CHECK_EQ_U(mpm_check(k->m, NULL, 0), 0);
-	mpm_run_fini(&r);
+	oom_test_end(&r, pfn, t->cpu, held, nheld);
 }
 
 /*
