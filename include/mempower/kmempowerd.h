@@ -52,7 +52,12 @@ MPM_API int mpm_kmempowerd_running(const struct mpm_machine *m);
 
 /* The threads' work since the machine was created, over every start. */
 struct mpm_kmempowerd_stats {
-	uint64_t queued;	/* regions queued by the free path (mpm_counters' evac_queued) */
+	/*
+	 * regions queued by the free path (mpm_counters' evac_queued); with
+	 * the threads stopped, evacuations + skipped + mpm_counters'
+	 * evac_pending (those still queued)
+	 */
+	uint64_t queued;
 	uint64_t wakeups;	/* sleeps ended by a queued region (or a start) */
 	uint64_t skipped;	/* regions taken but no longer worth evacuating (patch 39) */
 	uint64_t evacuations;	/* mpm_evacuate_region runs */

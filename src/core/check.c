@@ -769,9 +769,9 @@ static int check_mempower_work(struct check *c, struct zone *z)
 	ret = check_region_bitmap(c, z, &w->mask, "mempower_mask");
 	for (uint32_t r = 0; !ret && r < z->nr_regions; r++)
 		bits += (uint64_t)region_bit_test(&w->mask, r);
-	if (!ret && bits != w->nr_queued)
+	if (!ret && bits != READ_ONCE(w->nr_queued))
 		ret = bad(c, z, "mempower_work: %llu regions queued in the mask, nr_queued %u",
-			  (unsigned long long)bits, w->nr_queued);
+			  (unsigned long long)bits, READ_ONCE(w->nr_queued));
 	spin_unlock(&w->lock);
 	return ret;
 }

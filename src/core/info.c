@@ -346,8 +346,10 @@ void mpm_counters(const struct mpm_machine *m, struct mpm_counters *c)
 		c->migrated += READ_ONCE(z->ev[ZEV_MIGRATED]);
 		c->reclaimed += READ_ONCE(z->ev[ZEV_RECLAIMED]);
 		c->migrate_failed += READ_ONCE(z->ev[ZEV_MIGRATE_FAILED]);
-		if (z->mpw)
+		if (z->mpw) {
 			c->evac_queued += READ_ONCE(z->mpw->ev[MPW_QUEUED]);
+			c->evac_pending += READ_ONCE(z->mpw->nr_queued);
+		}
 		if (z->ralloc) {
 			struct region_allocator *ra = z->ralloc;
 

@@ -40,7 +40,7 @@ static void queue_mempower_work(struct mpm_machine *m, struct zone *z, uint32_t 
 	spin_lock(&w->lock);
 	if (!region_bit_test(&w->mask, rid)) {
 		set_region_bit(&w->mask, rid);
-		w->nr_queued++;
+		ADD_ONCE(w->nr_queued, 1);
 		queued = true;
 	}
 	spin_unlock(&w->lock);
@@ -97,7 +97,7 @@ int mpm_mempower_work_take(struct mpm_machine *m, unsigned int zid, uint32_t *ri
 		return 0;
 	/* copy the mask under the lock; the bits stay until done() */
 	spin_lock(&w->lock);
-	for (uint32_t r = 0; r < z->nr_regions && n < max && w->nr_queued; r++)
+	for (uint32_t r = 0; r < z->nr_regions && n < max && READ_ONCE(w->nr_queued); r++)
 		if (region_bit_test(&w->mask, r))
 			rids[n++] = r;
 	spin_unlock(&w->lock);
@@ -122,7 +122,7 @@ int mpm_mempower_work_done(struct mpm_machine *m, unsigned int zid, const uint32
 	for (unsigned int i = 0; i < n; i++)
 		if (region_bit_test(&w->mask, rids[i])) {
 			clear_region_bit(&w->mask, rids[i]);
-			w->nr_queued--;
+			ADD_ONCE(w->nr_queued, -1u);
 		}
 	spin_unlock(&w->lock);
 	return 0;

@@ -25,7 +25,11 @@ struct mempower_work {
 	struct region_bitmap mask;	/* mempower_mask: regions to evacuate */
 	uint64_t *mask_mem;
 	uint64_t words;
-	unsigned int nr_queued;		/* bits set */
+	/*
+	 * bits set; changed under the lock, read without it by
+	 * mpm_counters() (evac_pending)
+	 */
+	_Atomic unsigned int nr_queued;
 	_Atomic uint64_t ev[NR_MPW_EVENTS];
 };
 

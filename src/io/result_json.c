@@ -168,6 +168,7 @@ static json_t *counters_json(const struct mpm_counters *c)
 	SET(o, "reclaimed", U64(c->reclaimed));
 	SET(o, "evacuations", U64(c->evacuations));
 	SET(o, "evac_queued", U64(c->evac_queued));
+	SET(o, "evac_pending", U64(c->evac_pending));
 	SET(o, "evac_aborted", U64(c->evac_aborted));
 	SET(o, "migrate_failed", U64(c->migrate_failed));
 	SET(o, "pgalloc", U64(c->pgalloc));

@@ -272,6 +272,15 @@ static void test_worker_recheck(void)
 	mpm_machine_destroy(m);
 }
 
+/* mpm_counters' evac_pending: regions in the queue now. */
+static uint64_t evac_pending(const struct mpm_machine *m)
+{
+	struct mpm_counters c;
+
+	mpm_counters(m, &c);
+	return c.evac_pending;
+}
+
 /*
  * The trigger tests' machine: one 8192-page zone of @type from pfn 0,
  * pageblocks of 512 pages, absolute regions of 2048, policy full, with
@@ -326,9 +335,12 @@ static void test_trigger_head(void)
 	mpm_drain_all_pages(m);
 	CHECK_EQ_U(kept, 10);
 	/* those frees queued region 1; clear the queue */
+	CHECK_EQ_U(evac_pending(m), 1);
 	q = mpm_mempower_work_take(m, 0, rids, 8);
 	CHECK_EQ_U(q, 1);
+	CHECK_EQ_U(evac_pending(m), 1);	/* taken, but queued until done() */
 	mpm_mempower_work_done(m, 0, rids, (unsigned int)q);
+	CHECK_EQ_U(evac_pending(m), 0);
 	CHECK_EQ_U(mpm_free_pages(m, 2600, 0, 0), 0);
 	mpm_drain_all_pages(m);
 	CHECK_EQ_U(m->pages[pfn_to_idx(m, 2048)].order, MAX_ORDER - 1);	/* merged whole */

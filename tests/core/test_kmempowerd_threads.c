@@ -477,6 +477,8 @@ int main(void)
 	CHECK_EQ_U(atomic_load(&protocol_errors), 0);
 	CHECK_EQ_U(atomic_load(&alloc_errors), 0);
 	CHECK(st.evacuations > 0);
+	/* every region queued was evacuated, passed over, or is still queued */
+	CHECK_EQ_U(st.queued, st.evacuations + st.skipped + c.evac_pending);
 	CHECK(st.migrated > 0);
 	CHECK(st.reclaimed > 0);
 	CHECK(toggles > 0);

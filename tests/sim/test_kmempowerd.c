@@ -66,6 +66,9 @@ int main(void)
 	CHECK(run_seeded(&r, &c, "ebizzy:s=8M,n=2,t=4,S=4,instances=3", &s, 60, true, 3) == 0);
 	CHECK(r.counters.evac_queued > 0);
 	CHECK_EQ_U(r.counters.evacuations, r.k->c.evac_run);
+	/* every region queued was evacuated, passed over, or is still queued */
+	CHECK_EQ_U(r.counters.evac_queued, r.k->c.evac_run + r.k->c.evac_skipped_free +
+					   r.k->c.evac_skipped_used + r.counters.evac_pending);
 	CHECK(r.counters.evacuations > 0);
 	CHECK(r.counters.migrated > 0);
 	CHECK_EQ_U(r.k->c.migrated, r.counters.migrated);
