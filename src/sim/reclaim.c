@@ -392,8 +392,16 @@ uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t
 	for (uint32_t i = from; i < to && i < f->npages && !k->failed; i++) {
 		k->c.cache_reads++;
 		if (f->pfn[i] == NO_PFN32) {
-			/* readahead pages are allocated cold */
-			if (!add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD, cpu))
+			/*
+			 * page_cache_sync_readahead allocates cold and may
+			 * fail (page_cache_alloc_readahead: __GFP_NORETRY,
+			 * so no OOM kill); do_generic_file_read's
+			 * no_cached_page then takes the page the read needs
+			 * with page_cache_alloc_cold, which may
+			 */
+			if (!add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD |
+						   MPM___GFP_NORETRY | MPM___GFP_NOWARN, cpu) &&
+			    !add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD, cpu))
 				break;
 			k->c.cache_misses++;
 			used += k->p.readin_ns_per_page;

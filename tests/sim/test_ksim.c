@@ -263,6 +263,42 @@ static void test_oom_without_drain(void)
 }
 
 /*
+ * A read's readahead allocation may fail but not OOM-kill
+ * (page_cache_alloc_readahead's __GFP_NORETRY): with no page cache to
+ * reclaim it fails, counted, and the page the read needs comes from
+ * page_cache_alloc_cold, an ordinary allocation, which goes to the OOM
+ * killer; the reader, the only process with rss, dies and reads nothing.
+ */
+static void test_readahead_noretry(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kfile *f;
+	struct ktask *t;
+	uint64_t *held, nheld;
+	struct ksim *k;
+
+	machine(&s, 1u << 15, 2);
+	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
+	k = r.k;
+	REQUIRE(k);
+	REQUIRE(ksim_cached_pages(k) == 0);
+	t = current_with_rss(k);
+	f = ksim_new_file(k, 4, t->cpu);
+	REQUIRE(f);
+	nheld = hold_all_pages(k->m, t->cpu, &held);
+	REQUIRE(k->c.alloc_failures == 0 && k->c.oom_kills == 0);
+	ksim_read_file(k, f, 0, 4, t->cpu, false);
+	CHECK_EQ_U(k->c.alloc_failures, 1);
+	CHECK_EQ_U(k->c.oom_kills, 1);
+	CHECK(t->state == TASK_DEAD);
+	CHECK_EQ_U(f->cached, 0);
+	CHECK_EQ_U(k->c.direct_reclaimed, 0);
+	oom_test_end(&r, MPM_NO_PFN, t->cpu, held, nheld);
+}
+
+/*
  * __alloc_pages_direct_reclaim drains every pcp list when the attempt after
  * a round that freed something fails.  Reclaim frees its 32 pages onto the
  * reclaiming cpu's pcp list (cold), where the zone's watermark test, which
@@ -564,6 +600,7 @@ int main(void)
 	test_oom_self_mid_run();
 	test_oom_self_in_mmap();
 	test_oom_without_drain();
+	test_readahead_noretry();
 	test_oom_victim_without_rss();
 	test_oom_badness(false);
 	test_oom_badness(true);
