@@ -41,7 +41,7 @@ struct mpm_counters {
 	uint64_t ra_pages;		/* pages the region allocator holds now */
 	uint64_t ra_regions;		/* regions it holds now */
 	uint64_t evac_queued;		/* regions queued for kmempowerd by the free path */
-	uint64_t evac_pending;		/* end state: of those, still in the queue */
+	uint64_t evac_pending;		/* of those, the regions still queued now */
 	uint64_t evacuations;		/* evacuate_mem_region runs */
 	uint64_t evac_aborted;		/* runs that met a target not below the region */
 	uint64_t migrated;		/* pages moved */

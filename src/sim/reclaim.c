@@ -397,7 +397,7 @@ uint64_t ksim_read_file(struct ksim *k, struct kfile *f, uint32_t from, uint32_t
 			 * fail (page_cache_alloc_readahead: __GFP_NORETRY,
 			 * so no OOM kill); do_generic_file_read's
 			 * no_cached_page then takes the page the read needs
-			 * with page_cache_alloc_cold, which may
+			 * with page_cache_alloc_cold, which may OOM-kill
 			 */
 			if (!add_to_page_cache(k, f, i, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_COLD |
 						   MPM___GFP_NORETRY | MPM___GFP_NOWARN, cpu) &&
