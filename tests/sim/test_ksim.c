@@ -141,6 +141,20 @@ static uint64_t idle_prog(struct ksim *k, struct ktask *t, uint64_t budget)
 	return 0;
 }
 
+/*
+ * A kernel model to work in: @node_pages per node, two cpus, after a short
+ * workload (pagetest's 4 MiB, which stays until the run ends).  @s and @c
+ * are the caller's: the run keeps pointers to both.
+ */
+static struct ksim *after_pagetest(struct mpm_run *r, struct mpm_run_config *c,
+				   struct mpm_machine_spec *s, uint64_t node_pages)
+{
+	machine(s, node_pages, 2);
+	CHECK(run(r, c, "pagetest:size=4M,hold=0", s, 5, false) == 0);
+	REQUIRE(r->k);
+	return r->k;
+}
+
 /* A new process whose one task, idle, is current. */
 static struct ktask *new_current_task(struct ksim *k)
 {
@@ -208,11 +222,7 @@ static void test_oom_self_in_mmap(void)
 	uint64_t *held, nheld;
 	struct ksim *k;
 
-	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
-	/* a short workload, for a kernel model to work in after it */
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 12);	/* 2 x 16 MiB */
 	t = current_with_rss(k);
 	p = t->proc;
 	/* no vma object left without a new slab page */
@@ -243,10 +253,7 @@ static void test_oom_without_drain(void)
 	unsigned int other;
 	struct ksim *k;
 
-	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB: pcp high 42 */
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 15);	/* 2 x 128 MiB: pcp high 42 */
 	REQUIRE(ksim_cached_pages(k) == 0);
 	t = current_with_rss(k);
 	nheld = hold_all_pages(k->m, t->cpu, &held);
@@ -279,10 +286,7 @@ static void test_readahead_noretry(void)
 	uint64_t *held, nheld;
 	struct ksim *k;
 
-	machine(&s, 1u << 15, 2);
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 15);
 	REQUIRE(ksim_cached_pages(k) == 0);
 	t = current_with_rss(k);
 	f = ksim_new_file(k, 4, t->cpu);
@@ -317,10 +321,7 @@ static void test_direct_reclaim_drains(void)
 	uint64_t *held, nheld, pfn;
 	struct ksim *k;
 
-	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB: pcp high 42 */
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 15);	/* 2 x 128 MiB: pcp high 42 */
 	t = new_current_task(k);
 	f = ksim_new_file(k, 512, t->cpu);
 	REQUIRE(f);
@@ -392,10 +393,7 @@ static void test_oom_victim_without_rss(void)
 	uint64_t *held, *held2, *held3, nheld, nheld2, nheld3, pfn, pfn2, failures;
 	struct ksim *k;
 
-	machine(&s, 1u << 12, 2);	/* 2 x 16 MiB */
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 12);	/* 2 x 16 MiB */
 	t = new_current_task(k);
 	p = t->proc;
 	REQUIRE(p->mm->rss == 0 && p->mm->nr_ptes == 0);
@@ -474,10 +472,7 @@ static void test_oom_badness(bool spread)
 	uint64_t *held, nheld, pfn;
 	struct ksim *k;
 
-	machine(&s, 1u << 15, 2);
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 15);
 	p1 = proc_with_runs(k, 3, 512);
 	p2 = spread ? proc_with_runs(k, 6, 256) : proc_with_runs(k, 3, 512);
 	REQUIRE(p1->mm->rss == 1536 && p2->mm->rss == 1536);
@@ -513,10 +508,7 @@ static void test_slab_empty_kept_by_partial_count(void)
 	uint64_t freed;
 	struct ksim *k;
 
-	machine(&s, 1u << 12, 2);
-	CHECK(run(&r, &c, "pagetest:size=4M,hold=0", &s, 5, false) == 0);
-	k = r.k;
-	REQUIRE(k);
+	k = after_pagetest(&r, &c, &s, 1u << 12);
 	sc = &k->slab[SLAB_AVC];
 	REQUIRE(sc->min_partial == 5 && sc->objs == 64);
 	while (sc->partial)
