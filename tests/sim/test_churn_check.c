@@ -5,8 +5,8 @@
  * reaches its occupancy target, exercises all mobility kinds, and its own
  * live list agrees with the allocator's count.
  */
-#include <limits.h>
 
+#include "run_samples.h"
 #include "sim/churn.h"
 #include "sim_helpers.h"
 
@@ -18,7 +18,6 @@ int main(void)
 	struct mpm_zone_info zi;
 	uint64_t managed = 0;
 	unsigned long long target;
-	unsigned int sample_min;
 
 	if (sim_case_run(&c, "2x64M", "4M", "3",
 			 "churn:ops=2000,occupancy=0.5", 4, 99, true)) {
@@ -48,11 +47,7 @@ int main(void)
 	 * the minimum is taken after every operation, not only at the samples:
 	 * between two samples this run dips below every sample
 	 */
-	sample_min = UINT_MAX;
-	for (size_t i = 0; i < c.run.nr_samples; i++)
-		if (c.run.samples[i].free_regions < sample_min)
-			sample_min = c.run.samples[i].free_regions;
-	CHECK(c.run.free_regions_min < sample_min);
+	CHECK(c.run.free_regions_min < samples_free_regions_min(&c.run));
 	CHECK(c.run.free_regions_start == c.run.regions_total);
 	CHECK(c.run.free_regions_end < c.run.free_regions_start);
 	/* every mobility kind got pageblocks of its own */

@@ -11,9 +11,9 @@
  * count, the first of equals dies); THP's deposited pte pages; the minimum
  * of free regions between samples; determinism of the sample series.
  */
-#include <limits.h>
 
 #include "ksim_helpers.h"
+#include "run_samples.h"
 
 static int run(struct mpm_run *r, struct mpm_run_config *c, const char *wl,
 	       const struct mpm_machine_spec *s, double duration, bool boot)
@@ -347,15 +347,11 @@ static void test_free_regions_min_between_samples(void)
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
 	struct mpm_run r;
-	unsigned int sample_min = UINT_MAX;
 
 	machine(&s, 1u << 15, 2);	/* 2 x 128 MiB in 32 MiB regions */
 	CHECK(run(&r, &c, "pagetest:size=64M,hold=0,free=1", &s, 5, false) == 0);
-	for (size_t i = 0; i < r.nr_samples; i++)
-		if (r.samples[i].free_regions < sample_min)
-			sample_min = r.samples[i].free_regions;
 	CHECK(r.nr_samples >= 2);
-	CHECK(r.free_regions_min < sample_min);
+	CHECK(r.free_regions_min < samples_free_regions_min(&r));
 	mpm_run_fini(&r);
 }
 
