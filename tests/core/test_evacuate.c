@@ -8,8 +8,8 @@
  * Last, the owner-lock protocol: a page that its owner frees between
  * evacuation's unlocked read and the lock is skipped by the re-check.
  * Then, on machines of their own: reclaim frees cold, the worker's
- * re-check, the free-path triggers, migration freeing hot, and huge
- * pages left in place.
+ * re-check, the free-path triggers, migration freeing hot, huge pages
+ * left in place, and pages whose owner refuses the lock.
  */
 #include <string.h>
 #include <unistd.h>
@@ -318,6 +318,43 @@ static void unlock_none(void *arg, uint32_t owner)
 {
 	(void)arg;
 	(void)owner;
+}
+
+/* The owner is going away (exiting): every lock fails. */
+static int lock_exiting(void *arg, uint32_t owner)
+{
+	(void)arg;
+	(void)owner;
+	return -1;
+}
+
+/*
+ * A page whose owner refuses the lock stays where it is and counts as
+ * raced, not failed: the owner is tearing its address space down and
+ * will free the page itself.  Region 5 holds 10 owned pages, region 2
+ * has room for them.
+ */
+static void test_owner_going_away(void)
+{
+	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim,
+				       .lock = lock_exiting, .unlock = unlock_none };
+	struct mpm_evac_result res;
+	struct mpm_machine *m;
+
+	reset_owner();
+	m = owner_machine(8192, 1, "sorted", &ops);
+	fill_to_region(m, 5, 9);
+	free_owned_in_region(m, 2, 100);
+	CHECK_EQ_U(pages_in_region(m, 5), 10);
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 5, 0, false, &res), 0);
+	CHECK(!res.aborted);
+	CHECK_EQ_U(res.raced, 10);
+	CHECK_EQ_U(res.migrated, 0);
+	CHECK_EQ_U(res.failed, 0);
+	CHECK_EQ_U(pages_in_region(m, 5), 10);
+	CHECK(owner_consistent(m));
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
 }
 
 /*
@@ -781,5 +818,6 @@ int main(void)
 	test_trigger_conditions();
 	test_free_hot();
 	test_huge_pages_left();
+	test_owner_going_away();
 	return t_report("core/evacuate");
 }
