@@ -8,8 +8,9 @@
  * a task OOM-killed by its own fault in the middle of a bulk fault run,
  * and by its own mmap; no pcp drain after a reclaim round that freed nothing,
  * and one after a round whose attempt still fails; oom_badness (page tables
- * count, the first of equals dies); THP's deposited pte pages; the minimum
- * of free regions between samples; determinism of the sample series.
+ * count, the first of equals dies); THP's deposited pte pages, and its
+ * fallback to 4 KiB pages; the minimum of free regions between samples;
+ * determinism of the sample series.
  */
 
 #include "ksim_helpers.h"
@@ -576,10 +577,55 @@ static void test_thp_whole_pmds(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * Where no order-9 block is to be had, a THP fault falls back to 4 KiB
+ * pages (do_huge_pmd_anonymous_page: THP_FAULT_FALLBACK, then the pte
+ * fault): once per 2 MiB chunk, since the fallback's pte page makes the
+ * pmd present and the chunk's other pages fault as order-0 pages.  The
+ * upper half of each node has a one-page hole every MiB, so it holds no
+ * order-9 block: a 160 MiB mapping takes what huge pages the lower halves
+ * give and falls back for the rest of its 80 chunks, with as many
+ * page-table pages as without THP and nothing OOM-killed.
+ */
+static void test_thp_fallback(void)
+{
+	static struct mpm_hole_spec holes[128];
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	uint64_t pte_pages = 0;
+
+	for (int thp = 0; thp < 2; thp++) {
+		machine(&s, 1u << 15, 2);
+		for (unsigned int h = 0; h < 128; h++) {
+			uint64_t pfn = (h < 64 ? 1u << 14 : 3u << 14) + 256 * (h % 64);
+
+			holes[h] = (struct mpm_hole_spec){ pfn, pfn + 1 };
+		}
+		s.holes = holes;
+		s.nr_holes = 128;
+		CHECK(run(&r, &c, thp ? "pagetest:size=160M,hold=5,thp=always" :
+				       "pagetest:size=160M,hold=5", &s, 8, false) == 0);
+		CHECK_EQ_U(r.k->c.oom_kills, 0);
+		if (!thp) {
+			pte_pages = r.k->c.pte_pages;
+			CHECK_EQ_U(r.k->c.thp_fallbacks, 0);
+		} else {
+			CHECK(r.k->c.thp_faults > 0 && r.k->c.thp_fallbacks > 0);
+			CHECK_EQ_U(r.k->c.thp_faults + r.k->c.thp_fallbacks, 80);
+			CHECK_EQ_U(r.k->c.faults, r.k->c.thp_fallbacks * 512);
+			CHECK_EQ_U(r.k->c.pte_pages, pte_pages);
+		}
+		check_conservation(&r);
+		mpm_run_fini(&r);
+	}
+}
+
 int main(void)
 {
 	test_slab_empty_kept_by_partial_count();
 	test_thp_whole_pmds();
+	test_thp_fallback();
 	test_ebizzy(false);
 	test_ebizzy(true);
 	test_ebizzy_join();
