@@ -35,6 +35,10 @@ expect_error 1 "IDD6 50 > IDD2N 42: self-refresh above precharge standby" \
 expect_error 1 "mempowerspec.idd3n1: unknown unit 'mW'" \
 	run --workload none --power "$DATA/bad-memspec-unit.json"
 expect_error 1 "bad-memspec-syntax.json: line" run --workload none --power "$DATA/bad-memspec-syntax.json"
+expect_error 1 "mempowerspec.idd3n1: expected a number or a \"<number> <unit>\" string" \
+	run --workload none --power "$DATA/bad-memspec-type.json"
+expect_error 1 "bad-memspec-toplevel.json: expected a JSON object" \
+	run --workload none --power "$DATA/bad-memspec-toplevel.json"
 expect_error 1 "missing.json" run --workload none --power "$TMP/missing.json"
 expect_error 1 "--power-policy: unknown key 'idle'" run --workload none --power-policy idle=3
 expect_error 1 "--power-policy: malformed value 'soon' for sr" run --workload none --power-policy sr=soon

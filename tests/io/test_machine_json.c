@@ -62,6 +62,11 @@ static void test_good(void)
 	CHECK_EQ_U(b.spec.nr_holes, 0);
 	CHECK_EQ_U(b.spec.zonelist_order, MPM_ZONELIST_ORDER_NODE);
 
+	/* MPM_MAX_NUMNODES nodes load (bad-too-many-nodes.json has one more) */
+	REQUIRE(load(DATA "good-64-nodes.json", NULL, NULL) == 0);
+	CHECK_EQ_U(b.spec.nr_nodes, MPM_MAX_NUMNODES);
+	CHECK_EQ_U(b.spec.zones[MPM_MAX_NUMNODES - 1].node, MPM_MAX_NUMNODES - 1);
+
 	/* --zonelist-order overrides the file's */
 	{
 		struct mpm_machine_opts o2 = {
@@ -112,6 +117,7 @@ static const struct {
 	{ "bad-hole-covers.json", ": nodes[0].zones[0]: has no present pages" },
 	{ "bad-node-start.json", ": nodes[0].start: is above the node's first zone" },
 	{ "bad-zones-type.json", ": nodes[0].zones: expected a non-empty array" },
+	{ "bad-too-many-nodes.json", ": nodes: more than 64 nodes" },
 	{ "missing-file.json", "unable to open" },
 };
 
