@@ -345,6 +345,9 @@ static json_t *run_json(const struct mpm_run *run, bool with_host)
 
 	SET(o, "policy", json_text(cfg->policy));
 	SET(o, "features", features_json(run->features));
+	/* should_evacuate_region's bound (compare --evac-threshold); null: any */
+	SET(o, "evac_threshold", mpm_evac_threshold(run->m) == UINT64_MAX ?
+				 json_null() : U64(mpm_evac_threshold(run->m)));
 	SET(o, "workload", json_text(cfg->workload_str));
 	SET(o, "seed", U64(cfg->seed));
 	SET(o, "duration", json_real(cfg->duration));

@@ -278,8 +278,20 @@ expect "[ $rc -eq 0 ] && printf '%s\n' \"\$out\" | grep -Eq '^full\+evac_drain +
 # the evacuation threshold: a page count or any
 expect_error 1 "malformed evacuation threshold 'x'" compare --experiment pagetest --policies full --evac-threshold x
 expect_error 1 "malformed evacuation threshold '0'" compare --experiment pagetest --policies full --evac-threshold 0
-run_mpm compare --experiment pagetest --policies full --evac-threshold any
-expect "[ $rc -eq 0 ]" "--evac-threshold any: exit $rc ($err)"
+# each run's JSON records the bound it ran with: the given count, null for
+# any, 32 without the option (pagetest: three runs per policy)
+for t in 8:8 any:None none:32; do
+	given=${t%%:*} want=${t#*:}
+	opt=()
+	[ "$given" = none ] || opt=(--evac-threshold "$given")
+	run_mpm compare --experiment pagetest --policies mainline,full "${opt[@]}" \
+		--json "$TMP/threshold.json"
+	got=$(python3 -c 'import json, sys
+print(" ".join(str(r["evac_threshold"]) for r in json.load(open(sys.argv[1]))["runs"]))' \
+		"$TMP/threshold.json" 2>&1)
+	expect "[ $rc -eq 0 ] && [ '$got' = '$want $want $want $want $want $want' ]" \
+		"--evac-threshold $given: exit $rc, evac_threshold $got ($err)"
+done
 
 # tables that cannot be written (stdout full) fail, said once, and the JSON
 # file the command created goes with them
