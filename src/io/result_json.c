@@ -42,6 +42,9 @@ static json_t *zone_json(const struct mpm_machine *m, unsigned int zid)
 	SET(z, "spanned", U64(zi.spanned));
 	SET(z, "present", U64(zi.present));
 	SET(z, "managed", U64(zi.managed));
+	SET(z, "wmark_min", U64(zi.wmark_min));
+	SET(z, "wmark_low", U64(zi.wmark_low));
+	SET(z, "wmark_high", U64(zi.wmark_high));
 	SET(z, "regions", U64(zi.nr_regions));
 	SET(z, "present_regions", U64(zi.nr_present_regions));
 	return z;
@@ -64,6 +67,7 @@ static json_t *machine_json(const struct mpm_result_input *in,
 	SET(mj, "pageblock_order", U64(mpm_pageblock_order(m)));
 	SET(mj, "cpus", U64(mpm_nr_cpus(m)));
 	SET(mj, "zonelist_order", json_text(mpm_zonelist_order_name(mpm_zonelist_order(m))));
+	SET(mj, "min_free_kbytes", U64(mpm_min_free_kbytes(m)));
 	SET(mj, "metadata_bytes", U64(mpm_metadata_bytes(m)));
 	for (unsigned int zid = 0; zid < mpm_nr_zones(m); zid++) {
 		struct mpm_zone_info zi;

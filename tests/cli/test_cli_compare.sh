@@ -278,6 +278,23 @@ expect "[ $rc -eq 0 ] && printf '%s\n' \"\$out\" | grep -Eq '^full\+evac_drain +
 # the evacuation threshold: a page count or any
 expect_error 1 "malformed evacuation threshold 'x'" compare --experiment pagetest --policies full --evac-threshold x
 expect_error 1 "malformed evacuation threshold '0'" compare --experiment pagetest --policies full --evac-threshold 0
+# --thp always raises min_free_kbytes, and with it every zone's watermarks
+# (set_recommended_min_free_kbytes); the machine JSON says what was used
+for thp in never always; do
+	run_mpm compare --experiment pagetest --policies mainline --thp "$thp" \
+		--json "$TMP/thp-$thp.json"
+	expect "[ $rc -eq 0 ]" "compare --thp $thp: exit $rc ($err)"
+done
+got=$(python3 -c 'import json, sys
+n, a = (json.load(open(f))["machine"] for f in sys.argv[1:])
+zones = lambda m: [z for node in m["nodes"] for z in node["zones"]]
+ok = a["min_free_kbytes"] > 10 * n["min_free_kbytes"] > 0 and all(
+    0 < zn["wmark_min"] < zn["wmark_low"] < zn["wmark_high"] and za["wmark_min"] > zn["wmark_min"]
+    for zn, za in zip(zones(n), zones(a)))
+print("ok" if ok else (n["min_free_kbytes"], a["min_free_kbytes"]))' \
+	"$TMP/thp-never.json" "$TMP/thp-always.json" 2>&1)
+expect "[ '$got' = ok ]" "--thp always: min_free_kbytes and watermarks not raised: $got"
+
 # each run's JSON records the bound it ran with: the given count, null for
 # any, 32 without the option (pagetest: three runs per policy)
 for t in 8:8 any:None none:32; do
