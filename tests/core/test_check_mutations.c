@@ -275,6 +275,100 @@ static void d_mpw_mask(struct mpm_machine *m)
 	DAMAGE(Z(m)->mpw->mask.level[0][0], Z(m)->mpw->mask.level[0][0] | 1ull << 40);
 }
 
+/* -- counts against the lists and the pfn walk -- */
+static void d_nr_free(struct mpm_machine *m) { DAMAGE(Z(m)->free_area[3].nr_free, Z(m)->free_area[3].nr_free + 1); }
+static void d_nr_free_mt(struct mpm_machine *m)
+{
+	DAMAGE(Z(m)->nr_free_mt[MIGRATE_MOVABLE], Z(m)->nr_free_mt[MIGRATE_MOVABLE] + 1);
+}
+static void d_region_nr_free(struct mpm_machine *m) { DAMAGE(Z(m)->regions[1].nr_free, Z(m)->regions[1].nr_free + 1); }
+static void d_free_regions(struct mpm_machine *m) { DAMAGE(Z(m)->free_regions, Z(m)->free_regions + 1); }
+static void d_pgalloc(struct mpm_machine *m)
+{
+	DAMAGE(Z(m)->pageset[1].ev[PCP_ALLOCS], Z(m)->pageset[1].ev[PCP_ALLOCS] + 1);
+}
+
+/* The first block of the lowest non-empty Movable free list, past its sentinel. */
+static unsigned int lowest_free_order(struct mpm_machine *m);
+
+static uint32_t first_free_block(struct mpm_machine *m)
+{
+	return m->pages[Z(m)->free_area[lowest_free_order(m)].free_list[MIGRATE_MOVABLE]].next;
+}
+
+static void d_list_prev(struct mpm_machine *m)
+{
+	uint32_t p = first_free_block(m);
+
+	DAMAGE(m->pages[p].prev, p);	/* the first block's prev is the sentinel */
+}
+static void d_page_zone(struct mpm_machine *m) { DAMAGE(m->pages[idx_of(m, live_of_order(3))].zone, 1); }
+static void d_inner_owned(struct mpm_machine *m) { DAMAGE(m->inner_owned, 1); }
+
+/* -- pageblocks -- */
+static void d_pageblock_type(struct mpm_machine *m)
+{
+	DAMAGE(Z(m)->pageblock_flags[pfn_to_bitidx(m, Z(m), 5 * 1024)], MIGRATE_TYPES);
+}
+static void d_reserve_blocks(struct mpm_machine *m)
+{
+	/* a machine this size has one; three more make four */
+	for (uint64_t pfn = 60 * 1024; pfn < 63 * 1024; pfn += 1024)
+		DAMAGE(Z(m)->pageblock_flags[pfn_to_bitidx(m, Z(m), pfn)], MIGRATE_RESERVE);
+}
+
+/* -- sorted lists -- */
+/* The lowest order whose Movable free list has blocks. */
+static unsigned int lowest_free_order(struct mpm_machine *m)
+{
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		uint32_t head = Z(m)->free_area[o].free_list[MIGRATE_MOVABLE];
+
+		if (m->pages[head].next != head)
+			return o;
+	}
+	REQUIRE(0);
+}
+
+static void d_next_region(struct mpm_machine *m)
+{
+	uint32_t *nr = &Z(m)->sorted->next_region[MIGRATE_MOVABLE][lowest_free_order(m)];
+
+	DAMAGE(*nr, *nr + 1);
+}
+static void d_mr_nr_free(struct mpm_machine *m)
+{
+	unsigned int o = lowest_free_order(m);
+	struct mem_region_list *mr = mr_list_of(Z(m)->sorted, o, MIGRATE_MOVABLE,
+						Z(m)->sorted->next_region[MIGRATE_MOVABLE][o]);
+
+	DAMAGE(mr->nr_free, mr->nr_free + 1);
+}
+static void d_region_bit(struct mpm_machine *m)
+{
+	uint64_t *w = &Z(m)->sorted->fl[0][MIGRATE_MOVABLE].map.level[0][0];
+
+	DAMAGE(*w, *w ^ (1ull << 15));	/* the last region: no order-0 block */
+}
+static void d_bias_order(struct mpm_machine *m)
+{
+	REQUIRE(Z(m)->sorted->bias_stale[MIGRATE_MOVABLE] < MAX_ORDER - 1);
+	DAMAGE(Z(m)->sorted->bias_order[MIGRATE_MOVABLE][MAX_ORDER - 1], 0);
+}
+
+/* -- the region allocator -- */
+static void d_ra_nr_pages(struct mpm_machine *m) { DAMAGE(Z(m)->ralloc->nr_pages, Z(m)->ralloc->nr_pages + 1024); }
+static void d_ra_next_region(struct mpm_machine *m)
+{
+	DAMAGE(Z(m)->ralloc->next_region, Z(m)->ralloc->next_region + 1);
+}
+static void d_ra_mask_bit(struct mpm_machine *m)
+{
+	uint64_t *w = &Z(m)->ralloc->mask.level[0][0];
+
+	DAMAGE(*w, *w & ~(1ull << first_held(m)));
+}
+
 struct damage {
 	const char *name;
 	enum kind kind;
@@ -316,6 +410,23 @@ static const struct damage cases[] = {
 	{ "ralloc pb_mt", SPLIT, d_ra_pb_mt, "cached pageblock type Unmovable, but the block at pfn" },
 	{ "mempower_work nr_queued", FULL, d_mpw_nr_queued, "mempower_work: 0 regions queued in the mask, nr_queued 1" },
 	{ "mempower_mask bit past the regions", FULL, d_mpw_mask, "mempower_mask: level 0 bitmap has bits beyond 8" },
+	{ "free_area nr_free", MAINLINE, d_nr_free, "free_area[3].nr_free is" },
+	{ "nr_free_mt", MAINLINE, d_nr_free_mt, "Movable free pages counted" },
+	{ "region nr_free", MAINLINE, d_region_nr_free, "region 1 nr_free is" },
+	{ "free_regions", MAINLINE, d_free_regions, "free_regions is" },
+	{ "pcp alloc event", MAINLINE, d_pgalloc, "allocated pages by pfn walk" },
+	{ "free list prev link", MAINLINE, d_list_prev, "free_list: pfn" },
+	{ "page zone", MAINLINE, d_page_zone, "has zone 1" },
+	{ "inner_owned count", MAINLINE, d_inner_owned, "inner pages have an owner, counted 1" },
+	{ "pageblock type", MAINLINE, d_pageblock_type, "pageblock at pfn 5120 has migratetype" },
+	{ "reserve pageblocks", MAINLINE, d_reserve_blocks, "MIGRATE_RESERVE pageblocks (at most 2)" },
+	{ "sorted next_region", SORTED, d_next_region, "[Movable] next_region is" },
+	{ "sorted region nr_free", SORTED, d_mr_nr_free, "[Movable] region" },
+	{ "sorted region bit", SORTED, d_region_bit, "free_list[0][Movable] region 15: bitmap bit 1, 0 blocks" },
+	{ "sorted bias_order", SORTED, d_bias_order, "Movable bias_order[10] is 0" },
+	{ "ralloc nr_pages", SPLIT, d_ra_nr_pages, "region allocator holds" },
+	{ "ralloc next_region", SPLIT, d_ra_next_region, "region allocator next_region is" },
+	{ "ralloc_mask bit of a held region", SPLIT, d_ra_mask_bit, "ralloc_mask bit of region" },
 };
 
 static void run_case(const struct damage *d)
