@@ -20,6 +20,8 @@
  * and the owners must have seen every move the library counted.  Under the
  * tsan preset this shows the protocol free of data races (for the
  * interleavings the run met; raced counts the pages it saw change hands).
+ * First, on a machine of its own, a node with cpus and no memory: no
+ * thread, and no claim on its cpu number.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -388,6 +390,47 @@ static double seconds(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * A node with cpus and no memory (a memoryless node) gets no kmempowerd
+ * thread, so its cpu number is nobody's: {1, 1} names cpu 1 for node 0
+ * alone, where two nodes with memory would be refused it.  pagetypeinfo
+ * skips the node too.
+ */
+static void test_memoryless_node(void)
+{
+	const struct mpm_migrate_ops ops = {
+		.move = owner_move, .lock = owner_lock, .unlock = owner_unlock,
+	};
+	const unsigned int cpus[2] = { 1, 1 };
+	struct test_machine t;
+	struct mpm_machine *mm;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	tm_flat(&t, 0, MiB_PAGES(32), 2);
+	tm_link(&t, 2, 1, 0);		/* node 1: cpu 1, no zone */
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	mm = tm_create(&t);
+	REQUIRE(!mpm_rmap_enable(mm));
+	REQUIRE(!mpm_set_migrate_ops(mm, &ops));
+	CHECK(mpm_kmempowerd_start(mm, cpus) == 0);
+	CHECK(mpm_kmempowerd_running(mm));
+	mpm_kmempowerd_stop(mm);
+	CHECK(!mpm_kmempowerd_running(mm));
+	out = open_memstream(&text, &len);
+	REQUIRE(out);
+	mpm_print_pagetypeinfo(mm, out);
+	REQUIRE(!fclose(out));
+	/* node 0 once, node 1 not at all */
+	REQUIRE(strstr(text, "Page block order"));
+	CHECK(!strstr(strstr(text, "Page block order") + 1, "Page block order"));
+	CHECK(strstr(text, "Node    0,") && !strstr(text, "Node    1,"));
+	free(text);
+	CHECK_EQ_U(tm_check(mm), 0);
+	mpm_machine_destroy(mm);
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = {
@@ -401,6 +444,8 @@ int main(void)
 	pthread_t tid[NR_OWNERS], toggle_tid, poll_tid;
 	uint64_t mismatches = 0, moved = 0, reclaimed = 0;
 	double t0 = seconds();
+
+	test_memoryless_node();
 
 	/* two nodes of 32 MiB, 4 MiB regions; cpus 0-2 node 0, 3-5 node 1 */
 	memset(&t, 0, sizeof(t));
