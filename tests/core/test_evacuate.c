@@ -475,6 +475,52 @@ static void test_trigger_head(void)
 }
 
 /*
+ * With more than 64 regions the queue's mask has two levels, and done()
+ * must clear the summary bit with the last leaf bit of its word (the
+ * checker walks the tree).  128 regions of 512 pages; all allocated, then
+ * region 100 freed but for 10 pages: the frees queue it; take() copies
+ * it, done() clears it, and the queue is empty and sound.
+ */
+static void test_trigger_two_levels(void)
+{
+	static uint64_t pfns[65536];
+	struct test_machine t;
+	struct mpm_machine *m;
+	uint32_t rids[8];
+	unsigned int n, kept = 0;
+
+	tm_flat(&t, 0, 65536, 1);
+	t.spec.pageblock_order = 9;
+	t.spec.region_shift = 9;
+	t.spec.region_absolute = true;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	for (n = 0; n < 65536 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) !=
+				MPM_NO_PFN; n++)
+		;
+	REQUIRE(n > 60000);
+	for (unsigned int i = 0; i < n; i++) {
+		if (mpm_pfn_to_region(m, pfns[i]) != 100)
+			continue;
+		if (kept < 10)
+			kept++;
+		else
+			CHECK_EQ_U(mpm_free_pages(m, pfns[i], 0, 0), 0);
+	}
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(kept, 10);
+	CHECK_EQ_U(evac_pending(m), 1);
+	CHECK_EQ_U(tm_check(m), 0);
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 1);
+	CHECK_EQ_U(rids[0], 100);
+	CHECK_EQ_U(mpm_mempower_work_done(m, 0, rids, 1), 0);
+	CHECK_EQ_U(evac_pending(m), 0);
+	CHECK_EQ_U(mpm_mempower_work_take(m, 0, rids, 8), 0);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/*
  * evac_trigger_alloc: patch 40's trigger as coded, in add_to_freelist, so
  * also where an allocation's split puts halves back.  8 regions of 4096
  * pages; order-0 allocations fill region 0 (the region cache) and then
@@ -813,6 +859,7 @@ int main(void)
 	test_reclaim_cold();
 	test_worker_recheck();
 	test_trigger_head();
+	test_trigger_two_levels();
 	test_trigger_alloc();
 	test_trigger_alloc_straddle();
 	test_trigger_conditions();
