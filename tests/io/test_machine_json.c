@@ -115,6 +115,7 @@ static const struct {
 	{ "bad-hole-outside.json", ": holes[0]: does not lie inside one zone" },
 	{ "bad-hole-order.json", ": holes[1].start: overlaps or precedes" },
 	{ "bad-hole-covers.json", ": nodes[0].zones[0]: has no present pages" },
+	{ "bad-hole-covers-node1.json", ": nodes[1].zones[1]: has no present pages" },
 	{ "bad-node-start.json", ": nodes[0].start: is above the node's first zone" },
 	{ "bad-zones-type.json", ": nodes[0].zones: expected a non-empty array" },
 	{ "bad-too-many-nodes.json", ": nodes: more than 64 nodes" },
