@@ -10,7 +10,7 @@
  * sched=cfs min_vruntime never goes back and a task created later starts
  * a slice above it (START_DEBIT) rather than at zero.  Then the rules one
  * by one: a child's placement from its parent, the wakeup granularity,
- * and two orders of first runs that CFS decides and round robin does
+ * a step that takes no time, and two orders of first runs that CFS decides and round robin does
  * not.  Then ebizzy runs with sched=cfs under the checkers.  Last,
  * vmstat_update's refresh on every cpu once a second, and what it drains.
  */
@@ -231,6 +231,70 @@ static void test_fork_from_parent(void)
 	mpm_run_fini(&r);
 }
 
+/*
+ * A step that takes no time (a task that finds nothing to do but stays
+ * runnable) passes the CPU on in queue order, under CFS too, and the task
+ * it passes to starts a fresh slice: never a turn offered no time at all.
+ * The busy task runs alone first, so that when the other is picked its
+ * slice is spent; a zero step then hands the CPU straight back to it.
+ */
+struct zero_step {
+	bool stepped;		/* made its zero step */
+	uint64_t min_offered;	/* the busy task: the least it was offered */
+	uint64_t turns_after;	/* the busy task's turns after the zero step */
+	struct zero_step *peer;
+};
+
+static uint64_t zero_step_prog(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct zero_step *z = t->prog;
+
+	(void)k;
+	if (!z->stepped) {
+		z->stepped = true;
+		return 0;
+	}
+	return budget;
+}
+
+static uint64_t offered_prog(struct ksim *k, struct ktask *t, uint64_t budget)
+{
+	struct zero_step *z = t->prog;
+
+	(void)k;
+	if (budget < z->min_offered)
+		z->min_offered = budget;
+	z->turns_after += z->peer->stepped;
+	return budget;
+}
+
+static void test_cfs_zero_step(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct zero_step *busy_z = calloc(1, sizeof(*busy_z)), *zero_z = calloc(1, sizeof(*zero_z));
+	struct ktask *busy, *zero;
+	struct kprocess *p;
+	struct ksim *k = idle_model(&r, &c, &s, true);
+
+	REQUIRE(busy_z && zero_z);	/* the tasks' progs: ksim frees them */
+	busy_z->min_offered = UINT64_MAX;
+	busy_z->peer = zero_z;
+	p = ksim_fork(k, 2, NULL, NULL);
+	REQUIRE(p);
+	REQUIRE(busy = ksim_spawn_on(k, p, offered_prog, busy_z, 0));
+	run_for(k, 50 * NSEC_PER_MSEC);
+	REQUIRE(zero = ksim_spawn_on(k, p, zero_step_prog, zero_z, 0));
+	run_for(k, 200 * NSEC_PER_MSEC);
+	CHECK(zero_z->stepped && busy_z->turns_after > 0);
+	CHECK(busy_z->min_offered > 0);
+	ksim_exit_task(k, busy);
+	ksim_exit_task(k, zero);
+	CHECK(!k->failed);
+	mpm_run_fini(&r);
+}
+
 /* check_preempt_wakeup: strictly more than the wakeup granularity behind. */
 static void test_wakeup_granularity(void)
 {
@@ -427,6 +491,7 @@ int main(void)
 	test_fork_placement();
 	test_fork_from_parent();
 	test_wakeup_granularity();
+	test_cfs_zero_step();
 	test_first_run_order();
 	test_ebizzy_cfs();
 	test_vmstat_update();
