@@ -288,9 +288,19 @@ static void d_pgalloc(struct mpm_machine *m)
 	DAMAGE(Z(m)->pageset[1].ev[PCP_ALLOCS], Z(m)->pageset[1].ev[PCP_ALLOCS] + 1);
 }
 
-/* The first block of the lowest non-empty Movable free list, past its sentinel. */
-static unsigned int lowest_free_order(struct mpm_machine *m);
+/* The lowest order whose Movable free list has blocks. */
+static unsigned int lowest_free_order(struct mpm_machine *m)
+{
+	for (unsigned int o = 0; o < MAX_ORDER; o++) {
+		uint32_t head = Z(m)->free_area[o].free_list[MIGRATE_MOVABLE];
 
+		if (m->pages[head].next != head)
+			return o;
+	}
+	REQUIRE(0);
+}
+
+/* The first block of that list, past its sentinel. */
 static uint32_t first_free_block(struct mpm_machine *m)
 {
 	return m->pages[Z(m)->free_area[lowest_free_order(m)].free_list[MIGRATE_MOVABLE]].next;
@@ -318,18 +328,6 @@ static void d_reserve_blocks(struct mpm_machine *m)
 }
 
 /* -- sorted lists -- */
-/* The lowest order whose Movable free list has blocks. */
-static unsigned int lowest_free_order(struct mpm_machine *m)
-{
-	for (unsigned int o = 0; o < MAX_ORDER; o++) {
-		uint32_t head = Z(m)->free_area[o].free_list[MIGRATE_MOVABLE];
-
-		if (m->pages[head].next != head)
-			return o;
-	}
-	REQUIRE(0);
-}
-
 static void d_next_region(struct mpm_machine *m)
 {
 	uint32_t *nr = &Z(m)->sorted->next_region[MIGRATE_MOVABLE][lowest_free_order(m)];

@@ -76,14 +76,20 @@ static uint64_t nth_owned_in_region(struct mpm_machine *m, int rid, unsigned int
 	return pfn;
 }
 
+/* The toy owner unmaps and frees its page @i. */
+static void free_owned(struct mpm_machine *m, uint32_t i)
+{
+	mpm_rmap_clear(m, owner_pfn[i]);
+	CHECK_EQ_U(mpm_free_pages(m, owner_pfn[i], 0, 0), 0);
+	owner_pfn[i] = MPM_NO_PFN;
+}
+
 /* Unmap and free @n owned pages of region @rid, then drain the pcp lists. */
 static void free_owned_in_region(struct mpm_machine *m, int rid, unsigned int n)
 {
 	for (uint32_t i = 0, freed = 0; i < NPAGES && freed < n; i++)
 		if (owner_pfn[i] != MPM_NO_PFN && mpm_pfn_to_region(m, owner_pfn[i]) == rid) {
-			mpm_rmap_clear(m, owner_pfn[i]);
-			CHECK_EQ_U(mpm_free_pages(m, owner_pfn[i], 0, 0), 0);
-			owner_pfn[i] = MPM_NO_PFN;
+			free_owned(m, i);
 			freed++;
 		}
 	mpm_drain_all_pages(m);
@@ -185,11 +191,8 @@ static void fill_to_region(struct mpm_machine *m, int rid, unsigned int more)
 static void free_owned_range(struct mpm_machine *m, uint64_t lo, uint64_t hi)
 {
 	for (uint32_t i = 0; i < NPAGES; i++)
-		if (owner_pfn[i] >= lo && owner_pfn[i] < hi && owner_pfn[i] != MPM_NO_PFN) {
-			mpm_rmap_clear(m, owner_pfn[i]);
-			CHECK_EQ_U(mpm_free_pages(m, owner_pfn[i], 0, 0), 0);
-			owner_pfn[i] = MPM_NO_PFN;
-		}
+		if (owner_pfn[i] >= lo && owner_pfn[i] < hi && owner_pfn[i] != MPM_NO_PFN)
+			free_owned(m, i);
 	mpm_drain_all_pages(m);
 }
 
@@ -406,25 +409,27 @@ static uint64_t evac_pending(const struct mpm_machine *m)
 }
 
 /*
- * The trigger tests' machine: one 8192-page zone of @type from pfn 0,
- * pageblocks of 512 pages, absolute regions of 2048, policy full, with
- * every page it gives allocated movable into @pfns; returns how many.
+ * The trigger tests' machine: one zone of @type and @pages pages from pfn
+ * 0, pageblocks of 512 pages, absolute regions of 2^@region_shift, policy
+ * full, with every page it gives allocated movable into @pfns (@pages
+ * long); *@n says how many.
  */
-static struct mpm_machine *trigger_machine(enum mpm_zone_type type, uint64_t *pfns,
+static struct mpm_machine *trigger_machine(enum mpm_zone_type type, uint64_t pages,
+					   unsigned int region_shift, uint64_t *pfns,
 					   unsigned int *n)
 {
 	struct test_machine t;
 	struct mpm_machine *m;
 
-	tm_flat(&t, 0, 8192, 1);
+	tm_flat(&t, 0, pages, 1);
 	t.zones[0].type = type;
 	t.spec.pageblock_order = 9;
-	t.spec.region_shift = 11;
+	t.spec.region_shift = region_shift;
 	t.spec.region_absolute = true;
 	REQUIRE(!mpm_policy_features("full", &t.spec.features));
 	m = tm_create(&t);
-	for (*n = 0; *n < 8192 && (pfns[*n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) !=
-				     MPM_NO_PFN; (*n)++)
+	for (*n = 0; *n < pages && (pfns[*n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) !=
+				      MPM_NO_PFN; (*n)++)
 		;
 	return m;
 }
@@ -444,7 +449,7 @@ static void test_trigger_head(void)
 	unsigned int n, kept = 0;
 	int q;
 
-	m = trigger_machine(MPM_ZONE_NORMAL, pfns, &n);
+	m = trigger_machine(MPM_ZONE_NORMAL, 8192, 11, pfns, &n);
 	set_pageblock_migratetype(m, &m->zones[0], 2048, MIGRATE_UNMOVABLE);
 	for (unsigned int i = 0; i < n; i++) {
 		bool keep = pfns[i] == 2600;
@@ -484,20 +489,11 @@ static void test_trigger_head(void)
 static void test_trigger_two_levels(void)
 {
 	static uint64_t pfns[65536];
-	struct test_machine t;
 	struct mpm_machine *m;
 	uint32_t rids[8];
 	unsigned int n, kept = 0;
 
-	tm_flat(&t, 0, 65536, 1);
-	t.spec.pageblock_order = 9;
-	t.spec.region_shift = 9;
-	t.spec.region_absolute = true;
-	REQUIRE(!mpm_policy_features("full", &t.spec.features));
-	m = tm_create(&t);
-	for (n = 0; n < 65536 && (pfns[n] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0)) !=
-				MPM_NO_PFN; n++)
-		;
+	m = trigger_machine(MPM_ZONE_NORMAL, 65536, 9, pfns, &n);
 	REQUIRE(n > 60000);
 	for (unsigned int i = 0; i < n; i++) {
 		if (mpm_pfn_to_region(m, pfns[i]) != 100)
@@ -596,9 +592,9 @@ static void test_trigger_alloc_straddle(void)
 }
 
 /*
- * Free region 1 of trigger_machine(@type) down to @keep used pages, its
- * four pageblocks of type @mt; how many regions the frees queued (patch
- * 40's trigger).
+ * Free region 1 of trigger_machine(@type, 8192, 11) down to @keep used
+ * pages, its four pageblocks of type @mt; how many regions the frees
+ * queued (patch 40's trigger).
  */
 static int queued_after(enum mpm_zone_type type, unsigned int keep, int mt)
 {
@@ -608,7 +604,7 @@ static int queued_after(enum mpm_zone_type type, unsigned int keep, int mt)
 	unsigned int n, kept = 0;
 	int q;
 
-	m = trigger_machine(type, pfns, &n);
+	m = trigger_machine(type, 8192, 11, pfns, &n);
 	for (uint64_t pb = 2048; pb < 4096; pb += 512)
 		set_pageblock_migratetype(m, &m->zones[0], pb, mt);
 	for (unsigned int i = 0; i < n; i++) {

@@ -19,11 +19,13 @@ struct sim_case {
 	char err[512];
 };
 
-/* 0 on success; the run's machine stays alive until sim_case_fini(). */
-static inline int sim_case_run(struct sim_case *c, const char *machine,
-			       const char *region, const char *cpus,
-			       const char *workload, double duration,
-			       uint64_t seed, bool check)
+/*
+ * The machine spec and a mainline run's configuration, not yet run, for a
+ * caller to add to (pricing, until_idle); 0, or -1 with c->err.
+ */
+static inline int sim_case_init(struct sim_case *c, const char *machine,
+				const char *region, const char *cpus,
+				const char *workload, double duration, uint64_t seed)
 {
 	struct mpm_machine_opts o = {
 		.machine = machine, .region_size = region, .cpus = cpus,
@@ -39,6 +41,17 @@ static inline int sim_case_run(struct sim_case *c, const char *machine,
 	c->cfg.workload_str = workload;
 	c->cfg.duration = duration;
 	c->cfg.seed = seed;
+	return 0;
+}
+
+/* 0 on success; the run's machine stays alive until sim_case_fini(). */
+static inline int sim_case_run(struct sim_case *c, const char *machine,
+			       const char *region, const char *cpus,
+			       const char *workload, double duration,
+			       uint64_t seed, bool check)
+{
+	if (sim_case_init(c, machine, region, cpus, workload, duration, seed))
+		return -1;
 	c->cfg.check_every_op = check;
 	return mpm_run_execute(&c->cfg, &c->run, c->err, sizeof(c->err));
 }

@@ -18,18 +18,8 @@ static struct mpm_power_policy pol;
 
 static int priced_run(struct sim_case *c, const struct mpm_power_policy *pp)
 {
-	struct mpm_machine_opts o = { .machine = "1G", .region_size = "64M", .cpus = "2" };
-	const char *w = "pagetest:size=64M,hold=1";
-
-	memset(c, 0, sizeof(*c));
-	if (mpm_machine_spec_build(&o, &c->spec, c->err, sizeof(c->err)) ||
-	    mpm_workload_parse(w, &c->cfg.workload, c->err, sizeof(c->err)))
+	if (sim_case_init(c, "1G", "64M", "2", "pagetest:size=64M,hold=1", 6, 7))
 		return -1;
-	c->cfg.spec = &c->spec.spec;
-	c->cfg.policy = "mainline";
-	c->cfg.workload_str = w;
-	c->cfg.duration = 6;
-	c->cfg.seed = 7;
 	c->cfg.until_idle = true;
 	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), pp };
 	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), pp };

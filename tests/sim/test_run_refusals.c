@@ -19,16 +19,7 @@ static struct mpm_power_policy pol;
 static int try_run(struct sim_case *c, const char *workload, double duration,
 		   unsigned int interval_ms)
 {
-	struct mpm_machine_opts o = { .machine = "64M", .region_size = "4M", .cpus = "1" };
-
-	memset(c, 0, sizeof(*c));
-	REQUIRE(!mpm_machine_spec_build(&o, &c->spec, c->err, sizeof(c->err)));
-	REQUIRE(!mpm_workload_parse(workload, &c->cfg.workload, c->err, sizeof(c->err)));
-	c->cfg.spec = &c->spec.spec;
-	c->cfg.policy = "mainline";
-	c->cfg.workload_str = workload;
-	c->cfg.duration = duration;
-	c->cfg.seed = 1;
+	REQUIRE(!sim_case_init(c, "64M", "4M", "1", workload, duration, 1));
 	c->cfg.until_idle = true;
 	if (interval_ms) {
 		mpm_power_policy_default(&pol);

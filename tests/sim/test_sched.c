@@ -10,8 +10,8 @@
  * sched=cfs min_vruntime never goes back and a task created later starts
  * a slice above it (START_DEBIT) rather than at zero.  Then the rules one
  * by one: a child's placement from its parent, the wakeup granularity,
- * a step that takes no time, and two orders of first runs that CFS decides and round robin does
- * not.  Then ebizzy runs with sched=cfs under the checkers.  Last,
+ * a step that takes no time, and two orders of first runs that CFS
+ * decides and round robin does not.  Then ebizzy runs with sched=cfs under the checkers.  Last,
  * vmstat_update's refresh on every cpu once a second, and what it drains.
  */
 #include "ksim_helpers.h"
