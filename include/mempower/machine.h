@@ -222,6 +222,10 @@ struct mpm_zone_info {
 	uint64_t managed;
 	uint64_t free_pages;		/* NR_FREE_PAGES */
 	uint64_t wmark_min, wmark_low, wmark_high;
+	/* lowmem_reserve[classzone]: kept back from allocations that could use a higher zone */
+	uint64_t lowmem_reserve[MPM_NR_ZONE_TYPES];
+	/* wakeup_kswapd calls of the slow path while the zone was below its high mark */
+	uint64_t kswapd_wakeups;
 	unsigned int nr_regions;
 	unsigned int nr_present_regions;	/* zone regions with present pages */
 	unsigned int free_regions;

@@ -268,6 +268,9 @@ int mpm_zone_info(const struct mpm_machine *m, unsigned int zid, struct mpm_zone
 	info->wmark_min = z->watermark[WMARK_MIN];
 	info->wmark_low = z->watermark[WMARK_LOW];
 	info->wmark_high = z->watermark[WMARK_HIGH];
+	for (int j = 0; j < MPM_NR_ZONE_TYPES; j++)
+		info->lowmem_reserve[j] = (uint64_t)z->lowmem_reserve[j];
+	info->kswapd_wakeups = READ_ONCE(z->ev[ZEV_KSWAPD_WAKEUPS]);
 	info->nr_regions = z->nr_regions;
 	info->nr_present_regions = z->nr_present_regions;
 	info->free_regions = READ_ONCE(z->free_regions);

@@ -136,6 +136,7 @@ static json_t *kernel_json(const struct ksim_counters *c)
 	SET(o, "cache_writes", U64(c->cache_writes));
 	SET(o, "files_deleted", U64(c->files_deleted));
 	SET(o, "kswapd_wakeups", U64(c->kswapd_wakeups));
+	SET(o, "kswapd_runs", U64(c->kswapd_runs));
 	SET(o, "kswapd_reclaimed", U64(c->kswapd_reclaimed));
 	SET(o, "direct_reclaimed", U64(c->direct_reclaimed));
 	SET(o, "oom_kills", U64(c->oom_kills));

@@ -66,6 +66,7 @@ int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from,
 
 		if (index >= f->npages || f->pfn[index] != from)
 			return -1;
+		ksim_lru_del(k, from);
 		f->pfn[index] = (uint32_t)to;
 		/* putback_lru_page: the new page is the newest on its zone's LRU */
 		ksim_lru_add(k, owner, index, (uint32_t)to);
@@ -87,6 +88,7 @@ static int ksim_reclaim_clean(void *arg, uint32_t owner, uint32_t index, uint64_
 	f = k->owner_obj[owner];
 	if (!f || index >= f->npages || f->pfn[index] != pfn || f->dirty[index])
 		return 0;
+	ksim_lru_del(k, pfn);
 	f->pfn[index] = NO_PFN32;	/* its LRU entry is skipped as truncated */
 	f->cached--;
 	return 1;

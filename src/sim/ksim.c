@@ -225,6 +225,34 @@ void ksim_count_mismatches(struct ksim *k, uint64_t *owner_bad, uint64_t *conten
 	}
 }
 
+/*
+ * Each zone's LRU count is its page cache: the pages of every file that
+ * lie in the zone (a page can also have a stale entry of its own on the
+ * LRU, left by an earlier stay; it counts once).
+ */
+static int check_lru_counts(struct ksim *k, char *msg, size_t len)
+{
+	uint64_t *n = calloc(k->nr_zones, sizeof(*n));
+
+	if (!n) {
+		snprintf(msg, len, "out of memory in the simulator's checker");
+		return -1;
+	}
+	for (size_t i = 0; i < k->nr_files; i++)
+		for (uint32_t p = 0; p < k->files[i]->npages; p++)
+			if (k->files[i]->pfn[p] != NO_PFN32)
+				n[mpm_pfn_to_zone(k->m, k->files[i]->pfn[p])]++;
+	for (unsigned int z = 0; z < k->nr_zones; z++)
+		if (n[z] != k->lru[z].nr_pages) {
+			snprintf(msg, len, "zone %u: %llu page-cache pages on its LRU counted, %llu cached",
+				 z, (unsigned long long)k->lru[z].nr_pages, (unsigned long long)n[z]);
+			free(n);
+			return -1;
+		}
+	free(n);
+	return 0;
+}
+
 int ksim_check_owners(struct ksim *k, char *msg, size_t len)
 {
 	for (size_t i = 0; i < k->nr_procs; i++) {
@@ -239,7 +267,7 @@ int ksim_check_owners(struct ksim *k, char *msg, size_t len)
 		if (check_owned(k, "file", k->files[i]->id, k->files[i]->pfn,
 				k->files[i]->npages, 0, msg, len))
 			return -1;
-	return 0;
+	return check_lru_counts(k, msg, len);
 }
 
 static uint64_t mm_pages(const struct kmm *mm)

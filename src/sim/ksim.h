@@ -208,6 +208,7 @@ struct klru_entry {
 struct klru {
 	struct klru_entry *ring;
 	size_t head, len, cap;
+	uint64_t nr_pages;	/* entries that are not stale: the zone's page cache */
 };
 
 /* ---- counters shown in results ---- */
@@ -219,7 +220,7 @@ struct ksim_counters {
 	uint64_t stacks;
 	uint64_t cache_reads, cache_misses;
 	uint64_t cache_writes, files_deleted;
-	uint64_t kswapd_wakeups, kswapd_reclaimed, direct_reclaimed;
+	uint64_t kswapd_wakeups, kswapd_runs, kswapd_reclaimed, direct_reclaimed;
 	uint64_t oom_kills;
 	uint64_t alloc_failures;
 	uint64_t mmap_sem_waits;
@@ -270,6 +271,10 @@ struct ksim {
 	unsigned int nr_zones;
 	unsigned int *zone_node;	/* [zone id] */
 	unsigned int *kswapd_cpu;	/* [node]: where the node's kswapd frees */
+	struct kswapd_state {
+		uint64_t wakeups_seen;	/* the node's zones' slow-path wakeups, at its last look */
+		bool awake;		/* not balanced when its last balance_pgdat ended */
+	} *kswapd;			/* [node] */
 
 	struct ksim_counters c;
 	struct kmempowerd **kmpd;	/* per node, with the evacuation feature */
@@ -520,6 +525,8 @@ void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu);
 void ksim_release_pages(struct ksim *k, const uint32_t *pages, unsigned int n, unsigned int cpu);
 int ksim_reclaim_init(struct ksim *k);
 void ksim_lru_add(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn);
+/* The page at @pfn leaves the page cache: its LRU entry goes stale. */
+void ksim_lru_del(struct ksim *k, uint64_t pfn);
 void ksim_reclaim_fini(struct ksim *k);
 void ksim_kswapd(struct ksim *k);
 uint64_t ksim_cached_pages(const struct ksim *k);

@@ -2,14 +2,14 @@
 /*
  * Page cache and memory pressure.  Files hold page cache pages
  * (GFP_HIGHUSER_MOVABLE, cold for reads), kept on their zone's LRU, oldest
- * first.  kswapd, one per node: when one of its zones falls below its low
- * watermark it reclaims clean page cache of its own zones until each is
- * above its high watermark (balance_pgdat), dirty pages being written back
- * and rotated (pageout), and frees them on a cpu of its node.  An
- * allocation that fails goes through direct reclaim (SWAP_CLUSTER_MAX
- * pages a round, over the allocation's zonelist; after a round that freed something,
- * all pcp lists drained if the attempt still fails, as
- * __alloc_pages_direct_reclaim does) and, when a round frees nothing, for
+ * first.  kswapd, one per node: woken by the allocator's slow path for a
+ * zone below its high watermark, it reclaims clean page cache of its own
+ * zones by priority until each is above its high watermark (balance_pgdat),
+ * dirty pages being written back and rotated (pageout), and frees them on a
+ * cpu of its node.  An allocation that fails goes through direct reclaim
+ * (SWAP_CLUSTER_MAX pages a round, over the allocation's zonelist; after a
+ * round that freed something, all pcp lists drained if the attempt still
+ * fails, as __alloc_pages_direct_reclaim does) and, when a round frees nothing, for
  * orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY, the OOM
  * killer: the process with most rss + page tables dies.  There is no swap.
  */
@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SWAP_CLUSTER_MAX	32
-#define PAGE_ALLOC_COSTLY_ORDER	3
+#define SWAP_CLUSTER_MAX		32
+#define PAGE_ALLOC_COSTLY_ORDER		3
+#define DEF_PRIORITY			12
+#define KSWAPD_ZONE_BALANCE_GAP_RATIO	100
 
 uint64_t ksim_cached_pages(const struct ksim *k)
 {
@@ -38,7 +40,8 @@ int ksim_reclaim_init(struct ksim *k)
 	k->lru = calloc(k->nr_zones, sizeof(*k->lru));
 	k->zone_node = calloc(k->nr_zones, sizeof(*k->zone_node));
 	k->kswapd_cpu = calloc(nodes, sizeof(*k->kswapd_cpu));
-	if (!k->lru || !k->zone_node || !k->kswapd_cpu)
+	k->kswapd = calloc(nodes, sizeof(*k->kswapd));
+	if (!k->lru || !k->zone_node || !k->kswapd_cpu || !k->kswapd)
 		return -1;
 	for (unsigned int z = 0; z < k->nr_zones; z++) {
 		struct mpm_zone_info zi;
@@ -65,6 +68,8 @@ void ksim_reclaim_fini(struct ksim *k)
 	free(k->lru);
 	free(k->zone_node);
 	free(k->kswapd_cpu);
+	free(k->kswapd);
+	k->kswapd = NULL;
 	k->lru = NULL;
 	k->zone_node = k->kswapd_cpu = NULL;
 }
@@ -90,18 +95,31 @@ void ksim_lru_add(struct ksim *k, uint32_t file, uint32_t index, uint32_t pfn)
 		l->cap = cap;
 	}
 	l->ring[(l->head + l->len++) % l->cap] = (struct klru_entry){ file, index, pfn };
+	l->nr_pages++;
+}
+
+void ksim_lru_del(struct ksim *k, uint64_t pfn)
+{
+	k->lru[mpm_pfn_to_zone(k->m, pfn)].nr_pages--;
 }
 
 /*
- * shrink_zone, for page cache only: reclaim up to @nr clean pages from the
- * cold end of zone @zid's LRU, freeing them (cold) on @cpu.
+ * shrink_zone, for page cache only: from the cold end of zone @zid's LRU,
+ * scan up to @nr_to_scan pages (stale entries, of pages no longer there,
+ * are dropped without counting) and reclaim the clean ones, freeing them
+ * (cold) on @cpu, until @nr_to_reclaim are freed.  A dirty page is written
+ * back and rotated: scanned, not freed.  At most the LRU's length at entry
+ * is looked at, so a rotated page is not scanned twice.  Returns the pages
+ * freed; *@scanned gets the pages scanned.
  */
-static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr, unsigned int cpu)
+static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr_to_reclaim,
+			    uint64_t nr_to_scan, unsigned int cpu, uint64_t *scanned)
 {
 	struct klru *l = &k->lru[zid];
-	uint64_t freed = 0, scanned = 0, budget = l->len;
+	uint64_t freed = 0, looked = 0, budget = l->len;
 
-	while (freed < nr && l->len && scanned++ < budget) {
+	*scanned = 0;
+	while (freed < nr_to_reclaim && *scanned < nr_to_scan && l->len && looked++ < budget) {
 		struct klru_entry e = l->ring[l->head];
 		struct kfile *f;
 		uint64_t pfn = e.pfn;
@@ -111,6 +129,8 @@ static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr, unsig
 		f = k->owner_obj[e.file];
 		if (!f || f->pfn[e.index] != e.pfn)
 			continue;		/* truncated or reclaimed since */
+		l->nr_pages--;
+		(*scanned)++;
 		if (f->dirty[e.index]) {
 			f->dirty[e.index] = 0;	/* written back; rotated */
 			ksim_lru_add(k, e.file, e.index, e.pfn);
@@ -137,69 +157,204 @@ static uint64_t shrink_zones(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu)
 
 	if (nr > 64)
 		nr = 64;	/* a zonelist holds each zone once: never with this few */
-	for (size_t i = 0; i < nr && freed < SWAP_CLUSTER_MAX; i++)
-		freed += shrink_zone(k, zids[i], SWAP_CLUSTER_MAX - freed, cpu);
-	return freed;
-}
+	for (size_t i = 0; i < nr && freed < SWAP_CLUSTER_MAX; i++) {
+		uint64_t scanned;
 
-/*
- * The zone fails its low (or high) watermark for order 0: free <= mark, as
- * __zone_watermark_ok fails (kswapd wakes at the low mark itself, and is
- * balanced only above the high one).  Not modelled: the lowmem reserve
- * that zone_balanced adds for the zones below kswapd's classzone.
- */
-static bool zone_below(const struct mpm_machine *m, unsigned int zid, bool low)
-{
-	struct mpm_zone_info zi;
-
-	mpm_zone_info(m, zid, &zi);
-	return zi.present && zi.free_pages <= (low ? zi.wmark_low : zi.wmark_high);
-}
-
-/*
- * One pass of balance_pgdat over node @nid: every zone below its high
- * watermark gives up to SWAP_CLUSTER_MAX pages.  Returns the pages freed.
- */
-static uint64_t balance_pgdat_pass(struct ksim *k, unsigned int nid, bool *unbalanced)
-{
-	uint64_t freed = 0;
-
-	*unbalanced = false;
-	for (unsigned int z = 0; z < k->nr_zones; z++) {
-		if (k->zone_node[z] != nid || !zone_below(k->m, z, false))
-			continue;
-		*unbalanced = true;
-		freed += shrink_zone(k, z, SWAP_CLUSTER_MAX, k->kswapd_cpu[nid]);
+		freed += shrink_zone(k, zids[i], SWAP_CLUSTER_MAX - freed, UINT64_MAX, cpu, &scanned);
 	}
 	return freed;
 }
 
 /*
- * kswapd, one per node, run at a quantum boundary: a node with a zone
- * below its low watermark reclaims its own zones' page cache until each is
- * above its high watermark or has nothing left to give (balance_pgdat).
+ * zone_balanced(zone, 0, balance_gap, classzone_idx): order 0 passes
+ * __zone_watermark_ok at the high mark plus @gap, with the zone's lowmem
+ * reserve against allocations of classzone @classzone (none against its
+ * own type or a lower one).
+ */
+static bool zone_balanced(const struct mpm_zone_info *zi, uint64_t gap,
+			  enum mpm_zone_type classzone)
+{
+	return zi->free_pages > zi->wmark_high + gap + zi->lowmem_reserve[classzone];
+}
+
+/*
+ * zone_reclaimable: the zone's LRU holds page cache.  3.12 also gives a
+ * zone up once it has been scanned six times over with no page freed into
+ * it since (pages_scanned); not modelled.
+ */
+static bool zone_reclaimable(const struct ksim *k, unsigned int zid)
+{
+	return k->lru[zid].nr_pages != 0;
+}
+
+/* The zone ids of node @nid, lowest zone first; returns how many. */
+static unsigned int node_zones(const struct ksim *k, unsigned int nid,
+			       unsigned int zids[MPM_NR_ZONE_TYPES])
+{
+	unsigned int nr = 0;
+
+	for (unsigned int z = 0; z < k->nr_zones && nr < MPM_NR_ZONE_TYPES; z++)
+		if (k->zone_node[z] == nid)
+			zids[nr++] = z;
+	return nr;
+}
+
+/*
+ * kswapd_shrink_zone: unless the zone is balanced with room to spare (the
+ * high mark plus balance_gap, the low mark or 1 % of the zone, whichever is
+ * smaller, and the lowmem reserve against kswapd's classzone), shrink it by
+ * lru_pages >> priority pages scanned (get_scan_count with no swap: file
+ * pages only).  kswapd keeps scanning past nr_to_reclaim: with no anon
+ * pages to scan, shrink_lruvec's proportional adjustment leaves the file
+ * target whole.  Returns true when the priority need not rise: the zone
+ * was balanced, or at least nr_to_reclaim = max(SWAP_CLUSTER_MAX, high
+ * mark) pages were scanned.
+ */
+static bool kswapd_shrink_zone(struct ksim *k, unsigned int zid, unsigned int nid,
+			       enum mpm_zone_type classzone, int priority,
+			       uint64_t *nr_reclaimed)
+{
+	struct mpm_zone_info zi;
+	uint64_t nr_to_reclaim, balance_gap, scanned;
+
+	mpm_zone_info(k->m, zid, &zi);
+	nr_to_reclaim = zi.wmark_high > SWAP_CLUSTER_MAX ? zi.wmark_high : SWAP_CLUSTER_MAX;
+	balance_gap = (zi.managed + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
+		      KSWAPD_ZONE_BALANCE_GAP_RATIO;
+	if (balance_gap > zi.wmark_low)
+		balance_gap = zi.wmark_low;
+	if (zone_balanced(&zi, balance_gap, classzone))
+		return true;
+	*nr_reclaimed += shrink_zone(k, zid, UINT64_MAX, k->lru[zid].nr_pages >> priority,
+				     k->kswapd_cpu[nid], &scanned);
+	return scanned >= nr_to_reclaim;
+}
+
+/*
+ * pgdat_balanced for order 0: every zone of the node is above its high
+ * mark, or not reclaimable (which balance_pgdat passes over after
+ * DEF_PRIORITY, so it counts as balanced).  kswapd's classzone here is
+ * the node's highest zone: the waking allocations (GFP_KERNEL,
+ * GFP_HIGHUSER_MOVABLE) prefer it.
+ */
+static bool pgdat_balanced(const struct ksim *k, const unsigned int *zids, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, zids[i], &zi);
+		if (!zi.present || !zone_reclaimable(k, zids[i]))
+			continue;
+		if (!zone_balanced(&zi, 0, zi.type))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The highest zone of the node that is not balanced (above its high mark),
+ * or -1: balance_pgdat's highmem->dma scan for end_zone.  After
+ * DEF_PRIORITY, zones that are not reclaimable are passed over.
+ */
+static int find_end_zone(const struct ksim *k, const unsigned int *zids, unsigned int nr,
+			 int priority)
+{
+	for (unsigned int i = nr; i-- > 0;) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, zids[i], &zi);
+		if (!zi.present)
+			continue;
+		if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
+			continue;
+		if (!zone_balanced(&zi, 0, MPM_ZONE_DMA))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * balance_pgdat for order 0: from DEF_PRIORITY down, each round finds the
+ * highest unbalanced zone (end_zone) and runs kswapd_shrink_zone on every
+ * zone from DMA up to it, then raises the priority (scans twice as much)
+ * unless some zone was balanced or scanned enough, and some page was
+ * freed.  It stops when the node is balanced or after priority 1.
+ * Returns the pages freed.
+ */
+static uint64_t balance_pgdat(struct ksim *k, unsigned int nid)
+{
+	unsigned int zids[MPM_NR_ZONE_TYPES], nr = node_zones(k, nid, zids);
+	int priority = DEF_PRIORITY;
+	uint64_t total = 0;
+
+	do {
+		int end_zone = find_end_zone(k, zids, nr, priority);
+		bool raise_priority = true;
+		struct mpm_zone_info end;
+		uint64_t nr_reclaimed = 0;
+
+		if (end_zone < 0)
+			break;
+		mpm_zone_info(k->m, zids[end_zone], &end);
+		for (int i = 0; i <= end_zone; i++) {
+			struct mpm_zone_info zi;
+
+			mpm_zone_info(k->m, zids[i], &zi);
+			if (!zi.present)
+				continue;
+			if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
+				continue;
+			if (kswapd_shrink_zone(k, zids[i], nid, end.type, priority, &nr_reclaimed))
+				raise_priority = false;
+		}
+		total += nr_reclaimed;
+		if (raise_priority || !nr_reclaimed)
+			priority--;
+	} while (priority >= 1 && !pgdat_balanced(k, zids, nr));
+	return total;
+}
+
+/* wakeup_kswapd calls for the zones of node @nid so far (the allocator counts them). */
+static uint64_t node_kswapd_wakeups(const struct ksim *k, const unsigned int *zids,
+				    unsigned int nr)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		struct mpm_zone_info zi;
+
+		mpm_zone_info(k->m, zids[i], &zi);
+		n += zi.kswapd_wakeups;
+	}
+	return n;
+}
+
+/*
+ * kswapd, one per node, run at a quantum boundary.  It runs balance_pgdat
+ * (counted in kswapd_runs, 3.12's pageoutrun) when the allocator's slow
+ * path woke it since the last boundary (wakeup_kswapd for one of its zones
+ * below the high mark; counted in kswapd_wakeups if it was asleep, as
+ * wakeup_kswapd wakes only a sleeping kswapd), or when it was still
+ * unbalanced at the end of its last run: kswapd_try_to_sleep sleeps only on
+ * a balanced node, so an unbalanced one goes round again.
  */
 void ksim_kswapd(struct ksim *k)
 {
 	unsigned int nodes = mpm_nr_nodes(k->m);
 
 	for (unsigned int nid = 0; nid < nodes; nid++) {
-		bool low = false, cache = false, unbalanced;
-		uint64_t n;
+		struct kswapd_state *ks = &k->kswapd[nid];
+		unsigned int zids[MPM_NR_ZONE_TYPES], nr = node_zones(k, nid, zids);
+		uint64_t wakeups = node_kswapd_wakeups(k, zids, nr);
+		bool woken = wakeups != ks->wakeups_seen;
 
-		for (unsigned int z = 0; z < k->nr_zones; z++) {
-			if (k->zone_node[z] != nid)
-				continue;
-			cache |= k->lru[z].len != 0;
-			low |= zone_below(k->m, z, true);
-		}
-		if (!low || !cache)
+		ks->wakeups_seen = wakeups;
+		if (!woken && !ks->awake)
 			continue;
-		k->c.kswapd_wakeups++;
-		do {
-			n = balance_pgdat_pass(k, nid, &unbalanced);
-			k->c.kswapd_reclaimed += n;
-		} while (unbalanced && n);
+		k->c.kswapd_wakeups += !ks->awake;
+		k->c.kswapd_runs++;
+		k->c.kswapd_reclaimed += balance_pgdat(k, nid);
+		ks->awake = !pgdat_balanced(k, zids, nr);
 	}
 }
 
@@ -449,6 +604,7 @@ void ksim_delete_file(struct ksim *k, struct kfile *f, unsigned int cpu)
 		if (f->pfn[i] == NO_PFN32)
 			continue;
 		vec[nr++] = f->pfn[i];
+		ksim_lru_del(k, f->pfn[i]);
 		f->pfn[i] = NO_PFN32;
 		if (nr == PAGEVEC_SIZE) {
 			ksim_release_pages(k, vec, nr, cpu);

@@ -235,6 +235,7 @@ static void test_migrated_cache_on_lru(void)
 	struct kfile *f;
 	uint64_t to;
 	uint32_t from, owner, index, content;
+	char msg[256];
 
 	machine(&s, 1u << 13, 2);
 	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
@@ -254,6 +255,7 @@ static void test_migrated_cache_on_lru(void)
 	mpm_free_pages(r.m, from, 0, 0);
 	CHECK(!on_lru(r.k, f, 1, from));
 	CHECK(on_lru(r.k, f, 1, (uint32_t)to));
+	CHECK(ksim_check_owners(r.k, msg, sizeof(msg)) == 0);	/* the LRU counts too */
 	check_conservation(&r);
 	mpm_run_fini(&r);
 }
@@ -275,6 +277,7 @@ static void test_reclaim_clean_cache(void)
 	struct kfile *f;
 	uint32_t clean, anon_owner = 0;
 	uint64_t cached;
+	char msg[256];
 
 	machine(&s, 1u << 13, 2);
 	REQUIRE(!mpm_policy_features("full", &s.features));
@@ -305,6 +308,7 @@ static void test_reclaim_clean_cache(void)
 	/* what evacuate.c does next: the page leaves the reverse map and is freed */
 	CHECK(mpm_rmap_clear(r.m, clean) == 0);
 	CHECK(mpm_free_pages(r.m, clean, 0, 0) == 0);
+	CHECK(ksim_check_owners(r.k, msg, sizeof(msg)) == 0);	/* the LRU counts too */
 	check_conservation(&r);
 	mpm_run_fini(&r);
 }
@@ -397,13 +401,43 @@ static void take_zone0_to(struct ksim *k, uint64_t target)
 }
 
 /*
- * kswapd's watermarks: a node's kswapd wakes when one of its zones fails
- * its low watermark -- free <= low, as __zone_watermark_ok fails, so at the
- * low mark itself and not one page above -- and reclaims until the zone is
- * balanced, above its high watermark.  2 nodes of 32 MiB (pcp batch 1, so
- * every allocation takes one free page), page cache on both.
+ * Allocate on a cpu of zone @z's node from that node alone, waking no
+ * kswapd, until the zone has @target free (its node has no other zone).
  */
-static void test_kswapd_watermarks(void)
+static void take_zone_quietly_to(struct ksim *k, unsigned int z, uint64_t target)
+{
+	unsigned int cpu = k->kswapd_cpu[k->zone_node[z]];
+	struct mpm_zone_info zi;
+
+	for (mpm_zone_info(k->m, z, &zi); zi.free_pages > target; mpm_zone_info(k->m, z, &zi))
+		REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE |
+					MPM___GFP_NO_KSWAPD, 0, cpu) != MPM_NO_PFN);
+	REQUIRE(zi.free_pages == target);
+}
+
+static void take_zone0_quietly_to(struct ksim *k, uint64_t target)
+{
+	take_zone_quietly_to(k, 0, target);
+}
+
+/* Run kswapd until node 0's goes back to sleep. */
+static void settle_kswapd(struct ksim *k)
+{
+	for (int i = 0; i < 100 && (ksim_kswapd(k), k->kswapd[0].awake); i++)
+		;
+	REQUIRE(!k->kswapd[0].awake);
+}
+
+/*
+ * What wakes kswapd is the allocator's slow path (wakeup_kswapd for a zone
+ * below its high mark), not a zone's free count: a zone taken below its
+ * low mark by allocations that may not wake kswapd (__GFP_NO_KSWAPD) leaves
+ * it asleep; the next allocation that may, failing the low mark on its one
+ * zone (__GFP_THISNODE), wakes it once, and it balances the node -- above
+ * the high mark -- and sleeps again.  2 nodes of 32 MiB (pcp batch 1),
+ * page cache on both.
+ */
+static void test_kswapd_wakes(void)
 {
 	struct mpm_machine_spec s;
 	struct mpm_run_config c;
@@ -411,7 +445,8 @@ static void test_kswapd_watermarks(void)
 	struct mpm_zone_info zi;
 	struct kfile *f;
 	struct ksim *k;
-	uint64_t wakeups;
+	uint64_t wakeups, runs, events;
+	char msg[256];
 
 	machine(&s, 1u << 13, 2);
 	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
@@ -419,21 +454,240 @@ static void test_kswapd_watermarks(void)
 	f = ksim_new_file(k, 3u << 12, 0);	/* 48 MiB: more than a node */
 	REQUIRE(f);
 	ksim_read_file(k, f, 0, f->npages, 0, false);
-	ksim_kswapd(k);
+	settle_kswapd(k);
 	mpm_zone_info(k->m, 0, &zi);
-	REQUIRE(k->lru[0].len && zi.free_pages > zi.wmark_low + 1);
+	REQUIRE(k->lru[0].nr_pages && zi.free_pages > zi.wmark_low);
 	REQUIRE(r.m->zones[0].pageset[0].batch == 1);
 
-	take_zone0_to(k, zi.wmark_low + 1);
+	take_zone0_quietly_to(k, zi.wmark_low);
+	mpm_zone_info(k->m, 0, &zi);
+	events = zi.kswapd_wakeups;
 	wakeups = k->c.kswapd_wakeups;
+	runs = k->c.kswapd_runs;
 	ksim_kswapd(k);
-	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups);
-	take_zone0_to(k, zi.wmark_low);
+	CHECK_EQ_U(k->c.kswapd_runs, runs);
+	mpm_zone_info(k->m, 0, &zi);
+	CHECK_EQ_U(zi.free_pages, zi.wmark_low);
+
+	REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0) !=
+		MPM_NO_PFN);
+	mpm_zone_info(k->m, 0, &zi);
+	CHECK_EQ_U(zi.kswapd_wakeups, events + 1);
 	ksim_kswapd(k);
 	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups + 1);
+	CHECK_EQ_U(k->c.kswapd_runs, runs + 1);
+	CHECK(!k->kswapd[0].awake);
 	mpm_zone_info(k->m, 0, &zi);
 	CHECK(zi.free_pages > zi.wmark_high);
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_runs, runs + 1);
+	CHECK(ksim_check_owners(k, msg, sizeof(msg)) == 0);
+	CHECK(mpm_check(r.m, msg, sizeof(msg)) == 0);
 	mpm_run_fini(&r);
+}
+
+/*
+ * kswapd sleeps only on a balanced node (kswapd_try_to_sleep), so a node it
+ * cannot balance keeps it running, quantum after quantum, with no new
+ * wake-up.  One page of page cache is such a case: no priority scans it
+ * (1 >> priority is 0 down to priority 1), as in 3.12.  The zone holding
+ * a one-page file is taken to its low mark and woken for.
+ */
+static void test_kswapd_stays_awake(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info zi;
+	struct kfile *f;
+	struct ksim *k;
+	uint64_t wakeups, runs;
+	unsigned int z, nid;
+
+	machine(&s, 1u << 13, 2);
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	f = ksim_new_file(k, 1, 0);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, 1, 0, false);
+	z = (unsigned int)mpm_pfn_to_zone(k->m, f->pfn[0]);
+	nid = k->zone_node[z];
+	REQUIRE(k->lru[z].nr_pages == 1 && !k->kswapd[nid].awake);
+	mpm_zone_info(k->m, z, &zi);
+	take_zone_quietly_to(k, z, zi.wmark_low);
+	REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0,
+				k->kswapd_cpu[nid]) != MPM_NO_PFN);
+	wakeups = k->c.kswapd_wakeups;
+	runs = k->c.kswapd_runs;
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups + 1);
+	CHECK_EQ_U(k->c.kswapd_runs, runs + 1);
+	CHECK(k->kswapd[nid].awake);
+	CHECK_EQ_U(k->lru[z].nr_pages, 1);
+	ksim_kswapd(k);
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_wakeups, wakeups + 1);
+	CHECK_EQ_U(k->c.kswapd_runs, runs + 3);
+	CHECK_EQ_U(f->cached, 1);
+	mpm_run_fini(&r);
+}
+
+/*
+ * balance_pgdat's amounts, on a node of one zone with clean page cache
+ * only: from priority 12 down, each round scans (and here frees) lru_pages
+ * >> priority, the priority rising while a round scans fewer than
+ * nr_to_reclaim = max(32, high mark) pages, until the zone is above its
+ * high mark.  The expected figure is worked out round by round from the
+ * zone's numbers before kswapd runs.  In this zone (min_free_kbytes 4096:
+ * high mark 766; 6,143 cached pages, 637 free) seven rounds, priorities 12
+ * to 6, free 1, 2, 5, 11, 23, 47 and 94 pages: 183, where passes of 32
+ * pages until the zone is above its mark would free 160.
+ */
+static void test_kswapd_priorities(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info zi;
+	struct kfile *f;
+	struct ksim *k;
+	uint64_t free, lru, reclaimed, expect = 0;
+	int priority = 12;
+	char msg[256];
+
+	machine(&s, 1u << 13, 2);
+	s.min_free_kbytes = 4096;	/* a high mark above 2 x SWAP_CLUSTER_MAX */
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	f = ksim_new_file(k, 3u << 12, 0);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	settle_kswapd(k);
+	mpm_zone_info(k->m, 0, &zi);
+	take_zone0_quietly_to(k, zi.wmark_low);
+	REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0) !=
+		MPM_NO_PFN);	/* the wake */
+
+	mpm_zone_info(k->m, 0, &zi);
+	free = zi.free_pages;
+	lru = k->lru[0].nr_pages;
+	REQUIRE(lru == lru_live(k, 0) && lru >= 1u << 11);	/* no stale entry, none dirty */
+	REQUIRE(zi.wmark_high > 32 && free + lru > zi.wmark_high);
+	do {
+		uint64_t scan = lru >> priority;
+
+		free += scan;
+		lru -= scan;
+		expect += scan;
+		if (scan < zi.wmark_high || !scan)
+			priority--;
+	} while (priority >= 1 && free <= zi.wmark_high);
+
+	reclaimed = k->c.kswapd_reclaimed;
+	ksim_kswapd(k);
+	CHECK_EQ_U(k->c.kswapd_reclaimed - reclaimed, expect);
+	CHECK(priority < 12 && expect > 0);
+	mpm_zone_info(k->m, 0, &zi);
+	CHECK_EQ_U(zi.free_pages, free);
+	CHECK_EQ_U(k->lru[0].nr_pages, lru);
+	CHECK(ksim_check_owners(k, msg, sizeof(msg)) == 0);
+	CHECK(mpm_check(r.m, msg, sizeof(msg)) == 0);
+	mpm_run_fini(&r);
+}
+
+/*
+ * One node of DMA32 and Normal, 32 MiB each, page cache in both; Normal at
+ * its low mark and DMA32 at @above pages over its own high mark plus
+ * balance gap plus lowmem reserve against Normal.  kswapd runs once
+ * (forced awake, as if its last run had left the node unbalanced) and
+ * balances Normal.  Returns the page cache DMA32 lost.
+ */
+static uint64_t dma32_shrunk(int64_t above)
+{
+	static struct mpm_zone_spec zones[2];
+	static uint64_t held[1u << 14];
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct mpm_zone_info dma32, normal;
+	uint64_t nheld = 0, lru, pfn, gap, mark;
+	struct kfile *f;
+	struct ksim *k;
+	char msg[256];
+
+	memset(&s, 0, sizeof(s));
+	zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, 1u << 13 };
+	zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 1u << 13, 1u << 14 };
+	s.nr_nodes = 1;
+	s.nr_zones = 2;
+	s.zones = zones;
+	s.nr_cpus = 1;
+	s.region_shift = 13;
+	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
+	k = r.k;
+	f = ksim_new_file(k, 3u << 12, 0);
+	REQUIRE(f);
+	ksim_read_file(k, f, 0, f->npages, 0, false);
+	settle_kswapd(k);
+	mpm_zone_info(k->m, 0, &dma32);
+	/* min(low mark, 1 % of the zone rounded up) */
+	gap = (dma32.managed + 99) / 100;
+	if (gap > dma32.wmark_low)
+		gap = dma32.wmark_low;
+	mark = dma32.wmark_high + gap + dma32.lowmem_reserve[MPM_ZONE_NORMAL];
+	REQUIRE(dma32.lowmem_reserve[MPM_ZONE_NORMAL] > 0 && gap > 0);
+	/* Normal down to its low mark, then DMA32 to its target */
+	for (mpm_zone_info(k->m, 1, &normal); normal.free_pages > normal.wmark_low;
+	     mpm_zone_info(k->m, 1, &normal)) {
+		pfn = mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_NO_KSWAPD, 0, 0);
+		REQUIRE(pfn != MPM_NO_PFN && nheld < sizeof(held) / sizeof(held[0]));
+		held[nheld++] = pfn;
+	}
+	for (mpm_zone_info(k->m, 0, &dma32); (int64_t)(dma32.free_pages - mark) > above;
+	     mpm_zone_info(k->m, 0, &dma32)) {
+		pfn = mpm_alloc_pages(k->m, MPM_GFP_KERNEL | MPM___GFP_DMA32 | MPM___GFP_NO_KSWAPD,
+				      0, 0);
+		REQUIRE(pfn != MPM_NO_PFN && nheld < sizeof(held) / sizeof(held[0]));
+		held[nheld++] = pfn;
+	}
+	for (uint64_t i = nheld; i-- > 0 && (int64_t)(dma32.free_pages - mark) < above;
+	     mpm_zone_info(k->m, 0, &dma32))
+		if (mpm_pfn_to_zone(k->m, held[i]) == 0) {
+			REQUIRE(mpm_free_pages(k->m, held[i], 0, 0) == 0);
+			held[i] = MPM_NO_PFN;
+		}
+	mpm_zone_info(k->m, 1, &normal);
+	REQUIRE((int64_t)(dma32.free_pages - mark) == above &&
+		normal.free_pages <= normal.wmark_low);
+	lru = k->lru[0].nr_pages;
+	REQUIRE(lru >= 1u << 12 && k->lru[1].nr_pages >= 1u << 10);
+
+	k->kswapd[0].awake = true;
+	ksim_kswapd(k);
+	mpm_zone_info(k->m, 1, &normal);
+	CHECK(normal.free_pages > normal.wmark_high);
+	CHECK(!k->kswapd[0].awake);
+	for (uint64_t i = 0; i < nheld; i++)
+		if (held[i] != MPM_NO_PFN)
+			REQUIRE(mpm_free_pages(k->m, held[i], 0, 0) == 0);
+	CHECK(ksim_check_owners(k, msg, sizeof(msg)) == 0);
+	check_conservation(&r);
+	lru -= k->lru[0].nr_pages;
+	mpm_run_fini(&r);
+	return lru;
+}
+
+/*
+ * kswapd puts equal pressure on every zone up to the highest unbalanced
+ * one: a lower zone is shrunk too, though above its own high mark, unless
+ * it is above that mark plus the balance gap (its low mark or 1 % of it,
+ * whichever is smaller) plus its lowmem reserve against the unbalanced
+ * zone.  At that sum DMA32 loses page cache; one page above it, none.
+ */
+static void test_kswapd_balance_gap(void)
+{
+	CHECK(dma32_shrunk(0) > 0);
+	CHECK_EQ_U(dma32_shrunk(1), 0);
 }
 
 /*
@@ -644,7 +898,10 @@ int main(void)
 	test_pagecache();
 	test_pagecache_readers();
 	test_kswapd_per_node();
-	test_kswapd_watermarks();
+	test_kswapd_wakes();
+	test_kswapd_stays_awake();
+	test_kswapd_priorities();
+	test_kswapd_balance_gap();
 	test_kswapd_frees_cold();
 	test_kswapd_lru_order();
 	test_kswapd_cpu();
