@@ -187,6 +187,19 @@ static bool zone_reclaimable(const struct ksim *k, unsigned int zid)
 	return k->lru[zid].nr_pages != 0;
 }
 
+/*
+ * The zones balance_pgdat looks at: populated ones, and after
+ * DEF_PRIORITY only those still reclaimable.  Fills @zi.
+ */
+static bool balance_pgdat_zone(const struct ksim *k, unsigned int zid, int priority,
+			       struct mpm_zone_info *zi)
+{
+	mpm_zone_info(k->m, zid, zi);
+	if (!zi->present)
+		return false;
+	return priority == DEF_PRIORITY || zone_reclaimable(k, zid);
+}
+
 /* The zone ids of node @nid, lowest zone first; returns how many. */
 static unsigned int node_zones(const struct ksim *k, unsigned int nid,
 			       unsigned int zids[MPM_NR_ZONE_TYPES])
@@ -262,12 +275,8 @@ static int find_end_zone(const struct ksim *k, const unsigned int *zids, unsigne
 	for (unsigned int i = nr; i-- > 0;) {
 		struct mpm_zone_info zi;
 
-		mpm_zone_info(k->m, zids[i], &zi);
-		if (!zi.present)
-			continue;
-		if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
-			continue;
-		if (!zone_balanced(&zi, 0, MPM_ZONE_DMA))
+		if (balance_pgdat_zone(k, zids[i], priority, &zi) &&
+		    !zone_balanced(&zi, 0, MPM_ZONE_DMA))
 			return (int)i;
 	}
 	return -1;
@@ -299,12 +308,8 @@ static uint64_t balance_pgdat(struct ksim *k, unsigned int nid)
 		for (int i = 0; i <= end_zone; i++) {
 			struct mpm_zone_info zi;
 
-			mpm_zone_info(k->m, zids[i], &zi);
-			if (!zi.present)
-				continue;
-			if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
-				continue;
-			if (kswapd_shrink_zone(k, zids[i], nid, end.type, priority, &nr_reclaimed))
+			if (balance_pgdat_zone(k, zids[i], priority, &zi) &&
+			    kswapd_shrink_zone(k, zids[i], nid, end.type, priority, &nr_reclaimed))
 				raise_priority = false;
 		}
 		total += nr_reclaimed;

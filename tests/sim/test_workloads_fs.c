@@ -429,6 +429,24 @@ static void settle_kswapd(struct ksim *k)
 }
 
 /*
+ * A pagetest run on @s with page cache: a 48 MiB file (more than a node of
+ * the machines here) read on cpu 0, and node 0's kswapd asleep after it.
+ */
+static struct ksim *run_with_cache(struct mpm_run *r, struct mpm_run_config *c,
+				   const struct mpm_machine_spec *s)
+{
+	struct kfile *f;
+
+	CHECK(run(r, c, "pagetest:size=1M,hold=0", s, 2, false) == 0);
+	REQUIRE(r->k);
+	f = ksim_new_file(r->k, 3u << 12, 0);
+	REQUIRE(f);
+	ksim_read_file(r->k, f, 0, f->npages, 0, false);
+	settle_kswapd(r->k);
+	return r->k;
+}
+
+/*
  * What wakes kswapd is the allocator's slow path (wakeup_kswapd for a zone
  * below its high mark), not a zone's free count: a zone taken below its
  * low mark by allocations that may not wake kswapd (__GFP_NO_KSWAPD) leaves
@@ -443,18 +461,12 @@ static void test_kswapd_wakes(void)
 	struct mpm_run_config c;
 	struct mpm_run r;
 	struct mpm_zone_info zi;
-	struct kfile *f;
 	struct ksim *k;
 	uint64_t wakeups, runs, events;
 	char msg[256];
 
 	machine(&s, 1u << 13, 2);
-	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
-	k = r.k;
-	f = ksim_new_file(k, 3u << 12, 0);	/* 48 MiB: more than a node */
-	REQUIRE(f);
-	ksim_read_file(k, f, 0, f->npages, 0, false);
-	settle_kswapd(k);
+	k = run_with_cache(&r, &c, &s);
 	mpm_zone_info(k->m, 0, &zi);
 	REQUIRE(k->lru[0].nr_pages && zi.free_pages > zi.wmark_low);
 	REQUIRE(r.m->zones[0].pageset[0].batch == 1);
@@ -549,7 +561,6 @@ static void test_kswapd_priorities(void)
 	struct mpm_run_config c;
 	struct mpm_run r;
 	struct mpm_zone_info zi;
-	struct kfile *f;
 	struct ksim *k;
 	uint64_t free, lru, reclaimed, expect = 0;
 	int priority = 12;
@@ -557,12 +568,7 @@ static void test_kswapd_priorities(void)
 
 	machine(&s, 1u << 13, 2);
 	s.min_free_kbytes = 4096;	/* a high mark above 2 x SWAP_CLUSTER_MAX */
-	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
-	k = r.k;
-	f = ksim_new_file(k, 3u << 12, 0);
-	REQUIRE(f);
-	ksim_read_file(k, f, 0, f->npages, 0, false);
-	settle_kswapd(k);
+	k = run_with_cache(&r, &c, &s);
 	mpm_zone_info(k->m, 0, &zi);
 	take_zone0_quietly_to(k, zi.wmark_low);
 	REQUIRE(mpm_alloc_pages(k->m, MPM_GFP_HIGHUSER_MOVABLE | MPM___GFP_THISNODE, 0, 0) !=
@@ -611,7 +617,6 @@ static uint64_t dma32_shrunk(int64_t above)
 	struct mpm_run r;
 	struct mpm_zone_info dma32, normal;
 	uint64_t nheld = 0, lru, pfn, gap, mark;
-	struct kfile *f;
 	struct ksim *k;
 	char msg[256];
 
@@ -623,12 +628,7 @@ static uint64_t dma32_shrunk(int64_t above)
 	s.zones = zones;
 	s.nr_cpus = 1;
 	s.region_shift = 13;
-	CHECK(run(&r, &c, "pagetest:size=1M,hold=0", &s, 2, false) == 0);
-	k = r.k;
-	f = ksim_new_file(k, 3u << 12, 0);
-	REQUIRE(f);
-	ksim_read_file(k, f, 0, f->npages, 0, false);
-	settle_kswapd(k);
+	k = run_with_cache(&r, &c, &s);
 	mpm_zone_info(k->m, 0, &dma32);
 	/* min(low mark, 1 % of the zone rounded up) */
 	gap = (dma32.managed + 99) / 100;
