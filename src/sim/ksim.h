@@ -274,6 +274,8 @@ struct ksim {
 	struct kswapd_state {
 		uint64_t wakeups_seen;	/* the node's zones' slow-path wakeups, at its last look */
 		bool awake;		/* not balanced when its last balance_pgdat ended */
+		unsigned int nr_zones;	/* the node's zones, lowest first */
+		unsigned int zids[MPM_NR_ZONE_TYPES];
 	} *kswapd;			/* [node] */
 
 	struct ksim_counters c;

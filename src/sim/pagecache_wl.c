@@ -6,8 +6,9 @@
  * the misses are read in (the reader sleeps for the disk) into cold pages,
  * the copy to the reader's buffer is CPU time.  Nothing frees the cache but
  * reclaim: kswapd once the allocator's slow path finds a zone below its
- * high watermark, direct reclaim when an allocation fails.  The files stay (with what is still cached)
- * after the readers exit.  Sources: docs/sim-parameters.md section 10.
+ * high watermark, direct reclaim when an allocation fails.  The files stay
+ * (with what is still cached) after the readers exit.  Sources:
+ * docs/sim-parameters.md section 10.
  */
 #include "sim/workload_progs.h"
 

@@ -9,9 +9,10 @@
  * cpu of its node.  An allocation that fails goes through direct reclaim
  * (SWAP_CLUSTER_MAX pages a round, over the allocation's zonelist; after a
  * round that freed something, all pcp lists drained if the attempt still
- * fails, as __alloc_pages_direct_reclaim does) and, when a round frees nothing, for
- * orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY, the OOM
- * killer: the process with most rss + page tables dies.  There is no swap.
+ * fails, as __alloc_pages_direct_reclaim does) and, when a round frees
+ * nothing, for orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY,
+ * the OOM killer: the process with most rss + page tables dies.  There is
+ * no swap.
  */
 #include "sim/ksim.h"
 
@@ -48,6 +49,9 @@ int ksim_reclaim_init(struct ksim *k)
 
 		mpm_zone_info(k->m, z, &zi);
 		k->zone_node[z] = zi.node;
+		/* zones are numbered node by node, lowest first */
+		if (k->kswapd[zi.node].nr_zones < MPM_NR_ZONE_TYPES)
+			k->kswapd[zi.node].zids[k->kswapd[zi.node].nr_zones++] = z;
 	}
 	/*
 	 * kswapd binds itself to its node's cpus (kswapd(): cpumask_of_node);
@@ -200,18 +204,6 @@ static bool balance_pgdat_zone(const struct ksim *k, unsigned int zid, int prior
 	return priority == DEF_PRIORITY || zone_reclaimable(k, zid);
 }
 
-/* The zone ids of node @nid, lowest zone first; returns how many. */
-static unsigned int node_zones(const struct ksim *k, unsigned int nid,
-			       unsigned int zids[MPM_NR_ZONE_TYPES])
-{
-	unsigned int nr = 0;
-
-	for (unsigned int z = 0; z < k->nr_zones && nr < MPM_NR_ZONE_TYPES; z++)
-		if (k->zone_node[z] == nid)
-			zids[nr++] = z;
-	return nr;
-}
-
 /*
  * kswapd_shrink_zone: unless the zone is balanced with room to spare (the
  * high mark plus balance_gap, the low mark or 1 % of the zone, whichever is
@@ -223,20 +215,18 @@ static unsigned int node_zones(const struct ksim *k, unsigned int nid,
  * was balanced, or at least nr_to_reclaim = max(SWAP_CLUSTER_MAX, high
  * mark) pages were scanned.
  */
-static bool kswapd_shrink_zone(struct ksim *k, unsigned int zid, unsigned int nid,
-			       enum mpm_zone_type classzone, int priority,
+static bool kswapd_shrink_zone(struct ksim *k, unsigned int zid, const struct mpm_zone_info *zi,
+			       unsigned int nid, enum mpm_zone_type classzone, int priority,
 			       uint64_t *nr_reclaimed)
 {
-	struct mpm_zone_info zi;
 	uint64_t nr_to_reclaim, balance_gap, scanned;
 
-	mpm_zone_info(k->m, zid, &zi);
-	nr_to_reclaim = zi.wmark_high > SWAP_CLUSTER_MAX ? zi.wmark_high : SWAP_CLUSTER_MAX;
-	balance_gap = (zi.managed + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
+	nr_to_reclaim = zi->wmark_high > SWAP_CLUSTER_MAX ? zi->wmark_high : SWAP_CLUSTER_MAX;
+	balance_gap = (zi->managed + KSWAPD_ZONE_BALANCE_GAP_RATIO - 1) /
 		      KSWAPD_ZONE_BALANCE_GAP_RATIO;
-	if (balance_gap > zi.wmark_low)
-		balance_gap = zi.wmark_low;
-	if (zone_balanced(&zi, balance_gap, classzone))
+	if (balance_gap > zi->wmark_low)
+		balance_gap = zi->wmark_low;
+	if (zone_balanced(zi, balance_gap, classzone))
 		return true;
 	*nr_reclaimed += shrink_zone(k, zid, UINT64_MAX, k->lru[zid].nr_pages >> priority,
 				     k->kswapd_cpu[nid], &scanned);
@@ -288,11 +278,13 @@ static int find_end_zone(const struct ksim *k, const unsigned int *zids, unsigne
  * zone from DMA up to it, then raises the priority (scans twice as much)
  * unless some zone was balanced or scanned enough, and some page was
  * freed.  It stops when the node is balanced or after priority 1.
- * Returns the pages freed.
+ * Returns the pages freed; *@balanced says whether the node was left
+ * balanced (pgdat_balanced), which decides whether kswapd sleeps.
  */
-static uint64_t balance_pgdat(struct ksim *k, unsigned int nid)
+static uint64_t balance_pgdat(struct ksim *k, unsigned int nid, bool *balanced)
 {
-	unsigned int zids[MPM_NR_ZONE_TYPES], nr = node_zones(k, nid, zids);
+	const unsigned int *zids = k->kswapd[nid].zids;
+	unsigned int nr = k->kswapd[nid].nr_zones;
 	int priority = DEF_PRIORITY;
 	uint64_t total = 0;
 
@@ -302,20 +294,24 @@ static uint64_t balance_pgdat(struct ksim *k, unsigned int nid)
 		struct mpm_zone_info end;
 		uint64_t nr_reclaimed = 0;
 
-		if (end_zone < 0)
-			break;
+		if (end_zone < 0) {
+			*balanced = pgdat_balanced(k, zids, nr);
+			return total;
+		}
 		mpm_zone_info(k->m, zids[end_zone], &end);
 		for (int i = 0; i <= end_zone; i++) {
 			struct mpm_zone_info zi;
 
 			if (balance_pgdat_zone(k, zids[i], priority, &zi) &&
-			    kswapd_shrink_zone(k, zids[i], nid, end.type, priority, &nr_reclaimed))
+			    kswapd_shrink_zone(k, zids[i], &zi, nid, end.type, priority,
+					       &nr_reclaimed))
 				raise_priority = false;
 		}
 		total += nr_reclaimed;
 		if (raise_priority || !nr_reclaimed)
 			priority--;
-	} while (priority >= 1 && !pgdat_balanced(k, zids, nr));
+		*balanced = pgdat_balanced(k, zids, nr);
+	} while (priority >= 1 && !*balanced);
 	return total;
 }
 
@@ -349,17 +345,16 @@ void ksim_kswapd(struct ksim *k)
 
 	for (unsigned int nid = 0; nid < nodes; nid++) {
 		struct kswapd_state *ks = &k->kswapd[nid];
-		unsigned int zids[MPM_NR_ZONE_TYPES], nr = node_zones(k, nid, zids);
-		uint64_t wakeups = node_kswapd_wakeups(k, zids, nr);
-		bool woken = wakeups != ks->wakeups_seen;
+		uint64_t wakeups = node_kswapd_wakeups(k, ks->zids, ks->nr_zones);
+		bool woken = wakeups != ks->wakeups_seen, balanced;
 
 		ks->wakeups_seen = wakeups;
 		if (!woken && !ks->awake)
 			continue;
 		k->c.kswapd_wakeups += !ks->awake;
 		k->c.kswapd_runs++;
-		k->c.kswapd_reclaimed += balance_pgdat(k, nid);
-		ks->awake = !pgdat_balanced(k, zids, nr);
+		k->c.kswapd_reclaimed += balance_pgdat(k, nid, &balanced);
+		ks->awake = !balanced;
 	}
 }
 
