@@ -301,6 +301,7 @@ static json_t *power_json(const struct mpm_power_result *p, const struct mpm_pow
 	    json_null());
 	SET(o, "domains", U64(p->nr_domains));
 	SET(o, "duration_s", json_real(p->duration_s));
+	SET(o, "tail_s", json_real(p->tail_s));
 	SET(o, "dram_energy_j", json_real(p->dram_j));
 	SET(o, "dram_avg_w", json_real(p->dram_avg_w));
 	SET(o, "energy_by_state_j", states_json(p->state_j));

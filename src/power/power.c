@@ -338,8 +338,8 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 
 		a[0] += used0[i];
 		a[1] += used1[i];
-		a[2] += rd[i];
-		a[3] += wr[i];
+		a[2] += rd ? rd[i] : 0;
+		a[3] += wr ? wr[i] : 0;
 		a[4] += lines ? lines[i] : 0;
 	}
 	for (unsigned int d = 0; d < r->nr_domains; d++) {
@@ -356,6 +356,14 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
 		r->use_s[u] += T;
 		r->use_sr_s[u] += r->domains[d].state_s[MPM_PS_SR] - sr0;
 	}
+}
+
+void mpm_power_tail(struct mpm_power_result *r, double T, const uint64_t *used)
+{
+	if (!r->state || !(T > 0))
+		return;
+	mpm_power_interval(r, T, used, used, NULL, NULL, NULL);
+	r->tail_s += T;
 }
 
 void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,

@@ -165,6 +165,9 @@ struct mpm_power_result {
 	struct mpm_power_policy policy;
 	double state_refresh_w[MPM_NR_PSTATES];	/* per device (mpm_memspec_refresh_w) */
 	double duration_s;
+	double tail_s;			/* of duration_s: quiet time after the work's end
+					 * (mpm_power_tail), to a window shared with
+					 * longer runs of the same work */
 	unsigned int nr_domains;
 	struct mpm_power_domain *domains;
 	double state_s[MPM_NR_PSTATES];	/* domain-seconds */
@@ -206,7 +209,7 @@ void mpm_power_saving(const struct mpm_power_result *base, const struct mpm_powe
  * price a run of any length without keeping its series: begin with the
  * regions, then one mpm_power_interval() per interval of @T seconds with
  * each region's used pages at its start and end and its accesses during it
- * (arrays of nr_regions; @lines may be NULL), then end.  begin returns 0,
+ * (arrays of nr_regions; @rd, @wr and @lines may be NULL: none), then end.  begin returns 0,
  * or -1 on ENOMEM; mpm_power_result_fini() either way.
  */
 int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *regions,
@@ -215,6 +218,14 @@ int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *r
 void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *used0,
 			const uint64_t *used1, const uint64_t *rd, const uint64_t *wr,
 			const uint64_t *lines);
+/*
+ * @T seconds of the machine left idle after the work: @used pages held as
+ * at the end, no access but the kernel's own (kernel_hz).  Runs of the same
+ * work that end at different times are priced over one window this way, so
+ * that a run which finishes early is not credited with a higher average
+ * draw, nor a late one with the quiet seconds the others never had.
+ */
+void mpm_power_tail(struct mpm_power_result *r, double T, const uint64_t *used);
 void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
 		   double kmempowerd_cpu_s);
 

@@ -266,12 +266,13 @@ static int power_sample(struct mpm_run *run, double t)
 	return 0;
 }
 
-/* The end of the run: the migrations and kmempowerd's CPU time. */
+/* The end of the pricing: the migrations and kmempowerd's CPU time. */
 static void power_end(struct mpm_run *run)
 {
 	for (unsigned int i = 0; i < run->nr_power; i++)
 		mpm_power_end(&run->power[i], run->counters.migrated,
 			      run->k ? (double)run->k->c.kmempowerd_ns / 1e9 : 0);
+	run->priced = true;
 }
 
 static int take_sample_ideal(struct mpm_run *run, double t, const struct mpm_ideal *id)
@@ -633,7 +634,8 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	run->free_regions_end = mpm_free_regions(run->m);
 	note_free_regions(run);		/* the end too: a run of no quantum */
 	mpm_counters(run->m, &run->counters);
-	power_end(run);
+	if (!cfg->price_open)
+		power_end(run);
 	/* no page lost: every owned page where its owner thinks, as written */
 	if (run->k) {
 		ksim_count_mismatches(run->k, &run->owner_mismatches, &run->content_mismatches);
@@ -646,6 +648,25 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	}
 	run->wall_seconds = host_seconds() - t0;
 	return 0;
+}
+
+void mpm_run_price_close(struct mpm_run *run, double window_s)
+{
+	uint64_t tick = pricing_interval_ns(run->cfg);
+	uint64_t t = (uint64_t)llround(run->p_prev_t * 1e9);
+	uint64_t to = window_s > run->p_prev_t ? (uint64_t)llround(window_s * 1e9) : t;
+
+	if (run->priced)
+		return;
+	/* p_prev: the used pages of the last sample, the run's end state */
+	while (run->nr_power && t < to) {
+		uint64_t next = to - t > tick ? t + tick : to;
+
+		for (unsigned int i = 0; i < run->nr_power; i++)
+			mpm_power_tail(&run->power[i], (double)(next - t) / 1e9, run->p_prev);
+		t = next;
+	}
+	power_end(run);
 }
 
 void mpm_run_fini(struct mpm_run *run)

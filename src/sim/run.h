@@ -41,6 +41,11 @@ struct mpm_run_config {
 	/* the DRAM power model, priced sample by sample; 0 = none */
 	struct mpm_power_pricing pricing[MPM_MAX_PRICING];
 	unsigned int nr_pricing;
+	/*
+	 * Leave the pricing open when the run ends, for mpm_run_price_close()
+	 * to price the idle time up to a window shared with other runs.
+	 */
+	bool price_open;
 	/* Called after each virtual second; may be NULL. */
 	void (*progress)(void *arg, double t, double duration);
 	void *progress_arg;
@@ -91,9 +96,13 @@ struct mpm_run {
 	uint64_t *p_prev, *p_used, *p_rd, *p_wr, *p_lines;	/* [pregion] */
 	void *p_windows;		/* with split: one region's counts per window */
 	double p_prev_t;
-	/* cfg->pricing[i] priced; complete once mpm_run_execute returns 0 */
+	/*
+	 * cfg->pricing[i] priced; complete once mpm_run_execute returns 0, or
+	 * with cfg->price_open once mpm_run_price_close has
+	 */
 	struct mpm_power_result power[MPM_MAX_PRICING];
 	unsigned int nr_power;
+	bool priced;			/* the pricing is closed */
 };
 
 /*
@@ -109,7 +118,12 @@ uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec);
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 		    char *err, size_t errlen);
+/*
+ * A run executed with cfg->price_open: price the machine idle at its end
+ * state from the run's end to @window_s (nothing when the run reached it),
+ * on the run's pricing grid, then close the pricing.  Once only.
+ */
+void mpm_run_price_close(struct mpm_run *run, double window_s);
 void mpm_run_fini(struct mpm_run *run);
-
 
 #endif /* MPM_SIM_RUN_H */

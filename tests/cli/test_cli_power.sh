@@ -190,6 +190,33 @@ expect "[ \"\$(wc -l <<<\"$text_uses\")\" -eq 4 ] && [ \"$text_uses\" = \"$json_
 expect "grep -q '\"power_other\"' '$TMP/cmp.json' && grep -q '\"saving_vs_mainline_w\"' '$TMP/cmp.json'" \
 	"compare JSON lacks power_other or saving_vs_mainline_w"
 
+# runs that end at different times are priced over one window, the longest
+# run's: at 0.08 (one CPU) kmempowerd evacuating at any threshold takes CPU
+# time from the work, so full ends seconds after mainline, which is priced
+# idle at its end state for the rest; the saving is the energy difference
+# over that window
+run_mpm compare --experiment cover-letter --scale 0.08 --policies mainline,full \
+	--evac-threshold any --json "$TMP/win.json"
+expect "[ $rc -eq 0 ]" "compare window run: exit $rc ($err)"
+window=$(python3 -c 'import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+w = max(r["end_t"] for r in runs)
+base = next(r for r in runs if r["policy"] == "mainline")["power"]
+tails = []
+for r in runs:
+    p = r["power"]
+    assert abs(p["duration_s"] - w) < 1e-9, (r["policy"], p["duration_s"], w)
+    assert abs(p["tail_s"] - (w - r["end_t"])) < 1e-9, (r["policy"], p["tail_s"])
+    assert abs(p["dram_avg_w"] - p["dram_energy_j"] / w) < 1e-9 * p["dram_avg_w"]
+    saving = (base["dram_energy_j"] - p["dram_energy_j"]) / w
+    assert abs(p["saving_vs_mainline_w"] - saving) < 1e-9 * abs(base["dram_avg_w"]), r["policy"]
+    if p["tail_s"] > 0:
+        tails.append("%s %.0f s" % (r["policy"], p["tail_s"]))
+assert tails, "every run ends at %g s: nothing to price over a window" % w
+print("every run priced over %.0f s, the longest run\x27s; idle at its end state after it ended: %s"
+      % (w, ", ".join(tails)))' "$TMP/win.json" 2>&1)
+expect "[[ \"\$out\" == *\"\$window\"* ]]" "compare window: $window / $out"
+
 # memspecs without a memoryId are named by their path, cut from the front
 # where it is long: two files in one long directory are still told apart
 L="$TMP/$(printf 'd%.0s' {1..70})"

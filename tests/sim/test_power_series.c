@@ -7,6 +7,8 @@
  * the run, the run's JSON carries "power" and "power_other", and two equal
  * runs price to the same bits.  With split=4 each region is four domains
  * whose pages and used pages add up to the region's, and the same accesses.
+ * Left open and closed over a longer window, the run is priced with a
+ * quiet tail at its end state.
  */
 #include <math.h>
 
@@ -16,15 +18,81 @@
 
 static struct mpm_power_policy pol;
 
-static int priced_run(struct sim_case *c, const struct mpm_power_policy *pp)
+static int priced_run_open(struct sim_case *c, const struct mpm_power_policy *pp, bool open)
 {
 	if (sim_case_init(c, "1G", "64M", "2", "pagetest:size=64M,hold=1", 6, 7))
 		return -1;
 	c->cfg.until_idle = true;
+	c->cfg.price_open = open;
 	c->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"), pp };
 	c->cfg.pricing[1] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr4-2400"), pp };
 	c->cfg.nr_pricing = 2;
 	return mpm_run_execute(&c->cfg, &c->run, c->err, sizeof(c->err));
+}
+
+static int priced_run(struct sim_case *c, const struct mpm_power_policy *pp)
+{
+	return priced_run_open(c, pp, false);
+}
+
+static double sum(const double *x, int n)
+{
+	double t = 0;
+
+	for (int i = 0; i < n; i++)
+		t += x[i];
+	return t;
+}
+
+/*
+ * The pricing left open and closed later (compare's common window): closed
+ * at the run's own end it is the closed run to the bit; closed 5 s later
+ * the same accesses are priced over 5 s more, in which every domain but the
+ * kernel's (kernel_hz) self-refreshes, and a second close changes nothing.
+ */
+static void test_tail(const struct sim_case *closed)
+{
+	static struct sim_case at_end, later;
+	const struct mpm_power_result *c = &closed->run.power[0];
+	const struct mpm_power_result *e = &at_end.run.power[0], *l = &later.run.power[0];
+	unsigned int nk = 0;
+	double dj;
+
+	if (priced_run_open(&at_end, &pol, true) || priced_run_open(&later, &pol, true)) {
+		fprintf(stderr, "open run failed: %s / %s\n", at_end.err, later.err);
+		CHECK(0);
+		return;
+	}
+	CHECK(!at_end.run.priced && e->state != NULL);	/* open until closed */
+	mpm_run_price_close(&at_end.run, at_end.run.end_t);
+	mpm_run_price_close(&later.run, later.run.end_t + 5);
+	CHECK(at_end.run.priced && e->state == NULL);
+	CHECK(!memcmp(&e->dram_j, &c->dram_j, sizeof(double)));
+	CHECK(!memcmp(e->state_s, c->state_s, sizeof(c->state_s)));
+	CHECK(!memcmp(e->use_s, c->use_s, sizeof(c->use_s)));
+	CHECK(e->tail_s == 0 && c->tail_s == 0);
+	for (unsigned int d = 0; d < l->nr_domains; d++)
+		nk += l->domains[d].kernel;
+	CHECK(nk < l->nr_domains);
+	CHECK(fabs(l->tail_s - 5) < 1e-9);
+	CHECK(fabs(l->duration_s - (c->duration_s + 5)) < 1e-9);
+	CHECK_EQ_U(l->pages_rd, c->pages_rd);
+	CHECK_EQ_U(l->pages_wr, c->pages_wr);
+	CHECK_EQ_U(l->lines, c->lines);
+	CHECK(fabs(sum(l->use_s, MPM_NR_USES) - l->duration_s * l->nr_domains) <
+	      1e-6 * l->duration_s * l->nr_domains);
+	CHECK(fabs(sum(l->state_s, MPM_NR_PSTATES) - l->duration_s * l->nr_domains) <
+	      1e-6 * l->duration_s * l->nr_domains);
+	/* the tail: 5 s of self-refresh for each domain the kernel does not touch */
+	CHECK(fabs(l->state_s[MPM_PS_SR] - c->state_s[MPM_PS_SR] - 5.0 * (l->nr_domains - nk)) <
+	      1e-6);
+	CHECK(l->dram_j > c->dram_j);
+	CHECK(l->dram_avg_w < c->dram_avg_w);	/* 5 quiet seconds lower the average */
+	dj = l->dram_j;
+	mpm_run_price_close(&later.run, later.run.end_t + 10);
+	CHECK(!memcmp(&dj, &l->dram_j, sizeof(double)) && fabs(l->tail_s - 5) < 1e-9);
+	sim_case_fini(&at_end);
+	sim_case_fini(&later);
 }
 
 /*
@@ -99,6 +167,7 @@ int main(void)
 			      sizeof(a.run.power[m].state_s)));
 	}
 	test_split(&a);
+	test_tail(&a);
 	json = sim_case_json(&a, "1G", false);
 	CHECK(json && strstr(json, "\"power\": {") && strstr(json, "\"power_other\": ["));
 	CHECK(json && strstr(json, "\"memspec\": \"ddr4-2400\""));
