@@ -131,6 +131,73 @@ static void test_split(const struct sim_case *whole)
 	sim_case_fini(&c);
 }
 
+/* Domains (a node's window) with used pages in @used, the run's end state. */
+static unsigned int domains_in_use(const struct mpm_run *r, const uint64_t *used,
+				   unsigned int *nr_domains)
+{
+	unsigned int n = 0, nd = 0;
+
+	for (unsigned int i = 0; i < r->nr_pregions; i++) {
+		const struct mpm_power_region *x = &r->pregions[i];
+		bool first = true, busy = false;
+
+		for (unsigned int j = 0; j < r->nr_pregions; j++) {
+			const struct mpm_power_region *y = &r->pregions[j];
+
+			if (y->node != x->node || y->window != x->window)
+				continue;
+			first &= j >= i;
+			busy |= used[j] > 0;
+		}
+		nd += first;
+		n += first && busy;
+	}
+	*nr_domains = nd;
+	return n;
+}
+
+/*
+ * The tail holds the end state: a churn run, whose used pages move every
+ * second, closed 4 s after its end prices 4 s of every domain that held
+ * pages at the end as idle and of every other as free, and the domains
+ * that held pages at the sample before do not count.
+ */
+static void test_tail_end_state(void)
+{
+	static struct sim_case closed, open;
+	const struct mpm_power_result *c = &closed.run.power[0], *o = &open.run.power[0];
+	unsigned int busy, before, nd, nd2;
+
+	for (int i = 0; i < 2; i++) {
+		struct sim_case *x = i ? &open : &closed;
+
+		if (sim_case_init(x, "1G", "64M", "2", "churn:occupancy=0.3", 3, 5)) {
+			CHECK(0);
+			return;
+		}
+		x->cfg.pricing[0] = (struct mpm_power_pricing){ mpm_memspec_preset("ddr3-1600"),
+								&pol };
+		x->cfg.nr_pricing = 1;
+		x->cfg.price_open = i;
+		if (mpm_run_execute(&x->cfg, &x->run, x->err, sizeof(x->err))) {
+			fprintf(stderr, "churn run failed: %s\n", x->err);
+			CHECK(0);
+			return;
+		}
+	}
+	busy = domains_in_use(&open.run, open.run.p_prev, &nd);
+	before = domains_in_use(&open.run, open.run.p_used, &nd2);	/* the sample before */
+	CHECK(nd == o->nr_domains && nd2 == nd);
+	CHECK(busy > 0 && busy < nd && busy != before);
+	mpm_run_price_close(&open.run, open.run.p_prev_t + 4);
+	CHECK(fabs(o->tail_s - 4) < 1e-9);
+	CHECK(fabs(o->use_s[MPM_USE_FREE] - c->use_s[MPM_USE_FREE] - 4.0 * (nd - busy)) < 1e-6);
+	CHECK(fabs(o->use_s[MPM_USE_IDLE] - c->use_s[MPM_USE_IDLE] - 4.0 * busy) < 1e-6);
+	CHECK(o->use_s[MPM_USE_TOUCHED] == c->use_s[MPM_USE_TOUCHED]);
+	sim_case_fini(&closed);
+	sim_case_fini(&open);
+}
+
 int main(void)
 {
 	static struct sim_case a, b;
@@ -168,6 +235,7 @@ int main(void)
 	}
 	test_split(&a);
 	test_tail(&a);
+	test_tail_end_state();
 	json = sim_case_json(&a, "1G", false);
 	CHECK(json && strstr(json, "\"power\": {") && strstr(json, "\"power_other\": ["));
 	CHECK(json && strstr(json, "\"memspec\": \"ddr4-2400\""));
