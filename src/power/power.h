@@ -209,8 +209,8 @@ void mpm_power_saving(const struct mpm_power_result *base, const struct mpm_powe
  * price a run of any length without keeping its series: begin with the
  * regions, then one mpm_power_interval() per interval of @T seconds with
  * each region's used pages at its start and end and its accesses during it
- * (arrays of nr_regions; @rd, @wr and @lines may be NULL: none), then end.  begin returns 0,
- * or -1 on ENOMEM; mpm_power_result_fini() either way.
+ * (arrays of nr_regions; @rd, @wr and @lines may be NULL: none), then end.
+ * begin returns 0, or -1 on ENOMEM; mpm_power_result_fini() either way.
  */
 int mpm_power_begin(struct mpm_power_result *r, const struct mpm_power_region *regions,
 		    unsigned int nr_regions, uint64_t page_size,
@@ -222,8 +222,8 @@ void mpm_power_interval(struct mpm_power_result *r, double T, const uint64_t *us
  * @T seconds of the machine left idle after the work: @used pages held as
  * at the end, no access but the kernel's own (kernel_hz).  Runs of the same
  * work that end at different times are priced over one window this way, so
- * that a run which finishes early is not credited with a higher average
- * draw, nor a late one with the quiet seconds the others never had.
+ * that a run which finishes early is not charged a higher average draw,
+ * nor a late one credited with quiet seconds the others never had.
  */
 void mpm_power_tail(struct mpm_power_result *r, double T, const uint64_t *used);
 void mpm_power_end(struct mpm_power_result *r, uint64_t migrated_pages,
