@@ -294,8 +294,12 @@ static uint64_t balance_pgdat(struct ksim *k, unsigned int nid, bool *balanced)
 		struct mpm_zone_info end;
 		uint64_t nr_reclaimed = 0;
 
+		/*
+		 * no zone it looks at is below its high mark: that is
+		 * pgdat_balanced's own test, over the same zones
+		 */
 		if (end_zone < 0) {
-			*balanced = pgdat_balanced(k, zids, nr);
+			*balanced = true;
 			return total;
 		}
 		mpm_zone_info(k->m, zids[end_zone], &end);
