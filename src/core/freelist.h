@@ -38,7 +38,11 @@ static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint
  * the successor's next, read from the line that linking has just written.
  * __rmqueue_smallest prefetches it when it takes the block, two pops ahead
  * of need; a block deleted in between only makes the hint point one entry
- * short, which costs a redundant prefetch, never a wrong result.
+ * short, which costs a redundant prefetch, never a wrong result.  That is
+ * right for a list that pushes and pops at its head.  A region's blocks on
+ * a sorted list pop in the order they were linked instead, so there a
+ * block's hint is rewritten when the block two after it is linked
+ * (sorted_add_to_freelist()).
  */
 static inline void set_buddy_hint(struct mpm_page *pg, uint32_t idx)
 {

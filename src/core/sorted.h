@@ -181,8 +181,22 @@ sorted_add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 	long prev;
 
 	if (region->nr_free++) {
+		uint32_t last = pg[region->page_block].prev;
+
 		/* before the region's last block: the region stays contiguous */
 		list_add_tail(pg, idx, region->page_block);
+		/*
+		 * A region's blocks pop in the order they were linked, its
+		 * page_block last, so set_buddy_hint()'s "two on as linked"
+		 * goes stale as later blocks are linked in front of the
+		 * page_block.  The block two before @idx pops two pops before
+		 * it: its hint now names @idx.  @last's line is one the link
+		 * writes anyway, and the block before it was written when
+		 * @last was linked.  With four blocks or more both are the
+		 * region's own, never the list head.
+		 */
+		if (region->nr_free > 3)
+			pg[pg[last].prev].private = idx;
 		return;
 	}
 	/* an empty list has no previous region to search for */

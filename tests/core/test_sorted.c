@@ -260,6 +260,56 @@ static void test_scenarios(void)
 }
 
 /*
+ * The prefetch hints of a region's blocks.  A region's blocks pop in the
+ * order they were linked, its page_block last, so linking a block names it
+ * in the hint of the block linked two before, once the region holds that
+ * block and one more besides the page_block.  A region's first blocks keep
+ * set_buddy_hint()'s, the entry two on as linked.
+ */
+static uint32_t hint_of(struct scene *s, uint64_t pfn)
+{
+	return s->m->pages[pfn_to_idx(s->m, pfn)].private;
+}
+
+static void test_region_hints(void)
+{
+	struct scene s;
+	uint32_t head;
+
+	scene_create(&s);
+	head = s.z->free_area[0].free_list[MT];
+	add(&s, 3100);			/* the next region's only block */
+	add(&s, 2100);			/* region 2's page_block */
+	add(&s, 2200);
+	add(&s, 2300);
+	EXPECT(2200, 2300, 2100, 3100);
+	CHECK_EQ_U(hint_of(&s, 2200), pfn_to_idx(s.m, 3100));	/* two on as linked */
+	CHECK_EQ_U(hint_of(&s, 2300), pfn_to_idx(s.m, 3100));
+	CHECK_EQ_U(hint_of(&s, 2100), head);
+	add(&s, 2400);			/* pops two after 2200 */
+	EXPECT(2200, 2300, 2400, 2100, 3100);
+	CHECK_EQ_U(hint_of(&s, 2200), pfn_to_idx(s.m, 2400));
+	CHECK_EQ_U(hint_of(&s, 2300), pfn_to_idx(s.m, 3100));
+	add(&s, 2500);
+	CHECK_EQ_U(hint_of(&s, 2200), pfn_to_idx(s.m, 2400));
+	CHECK_EQ_U(hint_of(&s, 2300), pfn_to_idx(s.m, 2500));
+	CHECK_EQ_U(hint_of(&s, 2500), pfn_to_idx(s.m, 3100));
+	/* the block before the page_block leaves: the next link hints the one before */
+	del(&s, 2500);
+	add(&s, 2600);
+	EXPECT(2200, 2300, 2400, 2600, 2100, 3100);
+	CHECK_EQ_U(hint_of(&s, 2300), pfn_to_idx(s.m, 2600));
+	CHECK_EQ_U(hint_of(&s, 2200), pfn_to_idx(s.m, 2400));
+	for (uint64_t pfn = 2200; pfn <= 2600; pfn += 100)
+		if (pfn != 2500)
+			del(&s, pfn);
+	del(&s, 2100);
+	del(&s, 3100);
+	EXPECT_EMPTY();
+	scene_restore(&s);
+}
+
+/*
  * move_page_freelist between two sorted lists and the region_bias choice
  * of __rmqueue_smallest, through the allocator: an order-0 request with an
  * order-0 block in region 6 and an order-3 block in region 2 splits the
@@ -432,6 +482,7 @@ int main(void)
 {
 	test_bitmap_shapes();
 	test_scenarios();
+	test_region_hints();
 	test_region_bias();
 	test_allocation_order();
 	test_straddling_piece();
