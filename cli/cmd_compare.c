@@ -634,8 +634,9 @@ static void *execute_worker(void *arg)
  * Start the costliest runs first (longest processing time first), so that
  * with fewer workers than runs the last to finish is a short one.  A run's
  * cost grows with the features its policy switches on -- at full scale a
- * run of `full` takes about 1.4x mainline's (docs/benchmarks.md) -- so the
- * runs start by feature count, most first, in command-line order on a tie.
+ * run of `full` takes 1.2-1.4x as long as mainline's (docs/benchmarks.md)
+ * -- so the runs start by feature count, most first, in command-line order
+ * on a tie.
  * Only the start order changes: each run's result is the same bytes.
  */
 static int run_cost(const struct compare *c, unsigned int i)
