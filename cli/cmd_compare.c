@@ -160,8 +160,8 @@ static void usage(FILE *out)
 	      "                of 32) and print what each adds to the end and minimum\n"
 	      "  --jobs N      runs executed at once, each on its own thread (default:\n"
 	      "                the online CPUs), and no more than fit in memory\n"
-	      "                (MEMPOWER_MEMORY_LIMIT, else MemAvailable), those with\n"
-	      "                the most features first; results do not depend on it\n"
+	      "                (MEMPOWER_MEMORY_LIMIT, else MemAvailable); results do\n"
+	      "                not depend on it\n"
 	      "  --jitter F    cover-letter: each ebizzy iteration's memcpy costs the\n"
 	      "                model's time 1 +- F (uniform, 0 <= F <= 0.5, from the\n"
 	      "                seed; default 0): a timing perturbation, so that runs\n"
@@ -539,8 +539,7 @@ static int add_run(struct compare *c, unsigned int p, const char *workload, doub
 struct executor {
 	struct compare *c;
 	pthread_mutex_t lock;
-	unsigned int order[MAX_RUNS];	/* the runs in the order they start */
-	unsigned int next;		/* the next of order[] to start */
+	unsigned int next;		/* the next run to start */
 	int failed;			/* lowest failed run, or -1 */
 	char err[640];
 	double t[MAX_RUNS];		/* progress: virtual seconds, < 0 = not started */
@@ -616,9 +615,10 @@ static void *execute_worker(void *arg)
 		unsigned int i;
 
 		pthread_mutex_lock(&ex->lock);
+		i = ex->next;
 		/* after a failure start nothing new: the command fails anyway */
-		if (ex->next < ex->c->nr_runs && ex->failed < 0) {
-			i = ex->order[ex->next++];
+		if (i < ex->c->nr_runs && ex->failed < 0) {
+			ex->next++;
 			ex->t[i] = 0;
 		} else {
 			i = UINT32_MAX;
@@ -627,32 +627,6 @@ static void *execute_worker(void *arg)
 		if (i == UINT32_MAX)
 			return NULL;
 		execute_one(ex, i, &pa);
-	}
-}
-
-/*
- * Start the costliest runs first (longest processing time first), so that
- * with fewer workers than runs the last to finish is a short one.  A run's
- * cost grows with the features its policy switches on -- at full scale a
- * run of `full` takes 1.2-1.4x as long as mainline's (docs/benchmarks.md)
- * -- so the runs start by feature count, most first, in command-line order
- * on a tie.
- * Only the start order changes: each run's result is the same bytes.
- */
-static int run_cost(const struct compare *c, unsigned int i)
-{
-	return __builtin_popcountl(c->features[c->variant_of[i]]);
-}
-
-static void order_by_cost(const struct compare *c, unsigned int *order)
-{
-	/* insertion sort: stable, and there are at most MAX_RUNS */
-	for (unsigned int i = 0; i < c->nr_runs; i++) {
-		unsigned int j = i;
-
-		for (; j > 0 && run_cost(c, order[j - 1]) < run_cost(c, i); j--)
-			order[j] = order[j - 1];
-		order[j] = i;
 	}
 }
 
@@ -673,7 +647,6 @@ static int execute(struct compare *c)
 	ex->failed = -1;
 	ex->tty = isatty(2);
 	pthread_mutex_init(&ex->lock, NULL);
-	order_by_cost(c, ex->order);
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		ex->t[i] = -1;
 		set_run_switches(c, i);

@@ -119,14 +119,6 @@ for size in 512M 1G 2G; do
 		"pagetest JSON lacks the $size run"
 done
 
-# the costliest runs start first (most features first, command-line order on a
-# tie); on a terminal the progress line names every run once it has started,
-# so with one worker the order names first appear in is the start order
-order=$(timeout 120 script -qfec "$MPM compare --experiment pagetest --jobs 1 \
-	--policies mainline,split,full,sorted --json /dev/null" /dev/null | tr '\r ' '\n\n' |
-	sed -n 's/=.*//; /^\(mainline\|sorted\|split\|full\)$/p' | awk '!seen[$0]++' | paste -sd,)
-expect "[ \"\$order\" = full,split,sorted,mainline ]" "start order: '$order'"
-
 # cover-letter, scaled down to 1.28 GiB a node: JSON, CSV, the table
 C=(compare --experiment cover-letter --scale 0.02)
 start=$SECONDS
