@@ -22,10 +22,12 @@ expect "grep -Eq '^scale 0.02 median: wall [0-9.]+ s, user [0-9.]+ s, [0-9.]+ ns
 # no bar for a scale the issue names no bar for
 expect "! grep -q '^bar:' '$TMP/out'" "bench-sim.sh: a bar line at scale 0.02: $out"
 
-# paired with itself: the same results, and a ratio line
-run_script "$SCRIPT" --scale 0.02 --runs 1 --against "$MPM"
+# paired with itself: the same results, and a ratio line; two rounds, so
+# that each binary is started first once
+run_script "$SCRIPT" --scale 0.02 --runs 2 --against "$MPM"
 expect "[ $rc -eq 0 ] && ! grep -q differ '$TMP/out'" "bench-sim.sh --against itself: exit $rc: $out $err"
 expect "grep -Eq '^scale 0.02 run 1: this .*; $faults page faults\$' '$TMP/out' &&
+	grep -Eq '^scale 0.02 run 2: this .*; $faults page faults\$' '$TMP/out' &&
 	grep -Eq '^scale 0.02 against median: .*ratio this/against, user: [0-9.]+\\)\$' '$TMP/out'" \
 	"bench-sim.sh --against: missing run or ratio line: $out"
 
