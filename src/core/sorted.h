@@ -184,7 +184,7 @@ sorted_add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 		uint32_t last = pg[region->page_block].prev;
 
 		/* before the region's last block: the region stays contiguous */
-		list_add_tail(pg, idx, region->page_block);
+		__list_add(pg, idx, last, region->page_block);
 		/*
 		 * A region's blocks pop in the order they were linked, its
 		 * page_block last, so set_buddy_hint()'s "two on as linked"
