@@ -195,14 +195,34 @@ static void add_to_freelist_bulk(struct mpm_machine *m, struct zone *z, unsigned
 }
 
 /*
+ * Whether a free block smaller than MAX_ORDER-1 has its head page in
+ * region @rid, on any list.  Patch 12 counts a zone region's nr_free by
+ * head page over every order, so such a block -- a piece of the block that
+ * straddles the region's lower boundary, whose pieces above the boundary
+ * are headed in this region -- raises it past present_pages while the
+ * region's own MAX_ORDER-1 blocks are all free.
+ */
+static bool smaller_free_block_in(const struct sorted_free_lists *s, uint32_t rid)
+{
+	for (unsigned int order = 0; order < MAX_ORDER - 1; order++)
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			if (mr_list_of(s, order, mt, rid)->nr_free)
+				return true;
+	return false;
+}
+
+/*
  * can_return_region (patches 25, 33): the block just freed is a MAX_ORDER-1
- * block, and every MAX_ORDER-1 block of the region is free on this one list
- * and together they are the region's present pages -- the patch's "whole
- * region free" (zone_region->nr_free == present_pages) and "all of it in
- * this list" (region->nr_free << order == zone_region->nr_free) with the
- * patch's head-page attribution, see ralloc.h.  Unless (region_cache) the
- * list holds no other region: each list keeps one region as a cache against
- * ping-pong with the page allocator and against falling back to other types.
+ * block, and every free page headed in the region is in a MAX_ORDER-1
+ * block on this one list, together the region's present pages -- the
+ * patch's "whole region free" (zone_region->nr_free == present_pages) and
+ * "all of it in this list" (region->nr_free << order ==
+ * zone_region->nr_free), both under its head-page attribution (patch 12):
+ * every MAX_ORDER-1 block of the region is on this list, they add up to
+ * present_pages, and no smaller block is headed in the region.  Unless
+ * (region_cache) the list holds no other region: each list keeps one
+ * region as a cache against ping-pong with the page allocator and against
+ * falling back to other types.
  */
 static bool can_return_region(struct mpm_machine *m, struct zone *z, uint32_t rid,
 			      unsigned int order, int mt)
@@ -215,7 +235,7 @@ static bool can_return_region(struct mpm_machine *m, struct zone *z, uint32_t ri
 	if (order != MAX_ORDER - 1 || !nr_blocks ||
 	    mr_list_of(s, order, mt, rid)->nr_free != nr_blocks)
 		return false;
-	if ((uint64_t)nr_blocks << order != zr->present_pages)
+	if ((uint64_t)nr_blocks << order != zr->present_pages || smaller_free_block_in(s, rid))
 		return false;
 	if ((m->features & MPM_FEATURE_REGION_CACHE) &&
 	    block_region(s, m->pages[head].next) == block_region(s, m->pages[head].prev)) {

@@ -26,10 +26,16 @@
  * x86 start at pfn 1) those blocks are offset from the region by up to a
  * block: the last one reaches into the next region and the region's first
  * pages belong to the previous region's last block.  The patch counts a
- * block's pages in its head's region and so never sees the offset; our
- * per-region free counts are exact per page, so the return test is made on
- * blocks (can_return_region) and a held region is free in the exact sense
- * only when the straddling block headed in the region below is free too.
+ * block's pages in its head's region (patch 12) and so never sees the
+ * offset; our per-region free counts are exact per page, so the return test
+ * is made on the sorted lists' block counts, which are by head
+ * (can_return_region): the region's MAX_ORDER-1 blocks all on the one list,
+ * and no smaller block headed in the region.  While a piece of the
+ * straddling block from below is free, headed in the region, the patch's
+ * nr_free exceeds present_pages and the region stays out; once held, such
+ * pieces may be freed onto the lists.  A held region is free in the exact
+ * sense only when the straddling block headed in the region below is free
+ * too.
  */
 #ifndef MPM_CORE_RALLOC_H
 #define MPM_CORE_RALLOC_H

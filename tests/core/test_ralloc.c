@@ -5,7 +5,8 @@
  * the boot state and the region cache, each can_return_region condition,
  * the region allocator before any fallback, bulk moves of a whole 512 MiB
  * region, move_freepages pulling a held region out (patch 30), and the
- * pieces of a straddling block beside a held region.
+ * pieces of a straddling block beside a held region, and the return test
+ * refusing a region while such pieces are free.
  */
 #include "freelist.h"
 #include "machines.h"
@@ -374,6 +375,82 @@ static void test_straddling_pieces_beside_held(void)
 	mpm_machine_destroy(m);
 }
 
+/* The order-10 block at @pfn is in @p[0..@n): take it out of the array. */
+static bool take_pfn(uint64_t *p, unsigned int n, uint64_t pfn)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (p[i] == pfn) {
+			p[i] = MPM_NO_PFN;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Patch 25's return test counts a region's free pages by head page, as
+ * patch 12 keeps zone_region->nr_free, over every order.  Same machine as
+ * above: with the block at 2048 (headed in region 0) split for one page,
+ * its free pieces 2049..2560 are headed in region 1, so when both of
+ * region 1's MAX_ORDER-1 blocks are free on the movable list the patch's
+ * count is 2048 + 1023 against 2048 present pages, and the region stays
+ * on the list.  Once the pieces have merged back, freeing one of its
+ * blocks again returns it.
+ */
+static void test_return_waits_for_pieces(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct zone *z;
+	uint64_t p[4], q;
+
+	tm_flat(&t, 1, 16384, 1);
+	t.spec.region_shift = 11;
+	t.spec.features = split_features();
+	m = tm_create(&t);
+	z = &m->zones[0];
+	for (unsigned int i = 0; i < 4; i++) {
+		p[i] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 10, 0);
+		REQUIRE(p[i] != MPM_NO_PFN);
+	}
+	/* region 0's block at 2048, and region 1's two, taken from the allocator */
+	REQUIRE(take_pfn(p, 4, 2048));
+	REQUIRE(p[0] == 3072 || p[1] == 3072 || p[2] == 3072 || p[3] == 3072);
+	REQUIRE(p[0] == 4096 || p[1] == 4096 || p[2] == 4096 || p[3] == 4096);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 0);
+	REQUIRE(mpm_free_pages(m, 2048, 10, 0) == 0);
+	q = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+	CHECK_EQ_U(q, 2048);
+	mpm_drain_all_pages(m);
+	for (unsigned int i = 0; i < 4; i++)
+		if (p[i] != MPM_NO_PFN)
+			REQUIRE(mpm_free_pages(m, p[i], 10, 0) == 0);
+	CHECK_EQ_U(tm_check(m), 0);
+	/* the whole region is free, all of it order-10 blocks on this list... */
+	CHECK_EQ_U(z->regions[1].nr_free, z->regions[1].present_pages);
+	CHECK_EQ_U(mr_list_of(z->sorted, MAX_ORDER - 1, MIGRATE_MOVABLE, 1)->nr_free, 2);
+	/* ...but ten pieces are headed in it: not returned */
+	CHECK_EQ_U(mr_list_of(z->sorted, 0, MIGRATE_MOVABLE, 1)->nr_free, 1);
+	CHECK_EQ_U(mr_list_of(z->sorted, 9, MIGRATE_MOVABLE, 1)->nr_free, 1);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 0);
+
+	/* the pieces merge back into 2048's block, headed in region 0 */
+	REQUIRE(mpm_free_pages(m, q, 0, 0) == 0);
+	mpm_drain_all_pages(m);
+	CHECK_EQ_U(mr_list_of(z->sorted, 0, MIGRATE_MOVABLE, 1)->nr_free, 0);
+	CHECK_EQ_U(tm_check(m), 0);
+	/* region 1 leaves the list when one of its blocks is freed again */
+	p[0] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 10, 0);
+	p[1] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 10, 0);
+	CHECK_EQ_U(p[0], 2048);
+	CHECK(p[1] == 3072 || p[1] == 4096);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 0);
+	REQUIRE(mpm_free_pages(m, p[1], 10, 0) == 0);
+	CHECK_EQ_U(z->ralloc->region[1].nr_free, 2);
+	REQUIRE(mpm_free_pages(m, p[0], 10, 0) == 0);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	test_boot_and_cache();
@@ -384,5 +461,6 @@ int main(void)
 	test_move_freepages();
 	test_hole_windows();
 	test_straddling_pieces_beside_held();
+	test_return_waits_for_pieces();
 	return t_report("core/ralloc");
 }
