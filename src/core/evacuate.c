@@ -136,6 +136,25 @@ static uint64_t pass_over(const struct mpm_machine *m, const struct zone *z, uin
 }
 
 /*
+ * x86-64's sparsemem: memory is present, and pfn_valid, by sections of
+ * 128 MiB (SECTION_SIZE_BITS 27).  A hole inside a present section still
+ * has its struct pages, reserved, so pfn_valid holds there.
+ */
+#define PFN_SECTION_SHIFT	(27 - MPM_PAGE_SHIFT)
+
+/* pfn_valid(@pfn): some page of @pfn's section is memory, not a hole. */
+static bool section_has_memory(const struct mpm_machine *m, uint64_t pfn)
+{
+	uint64_t start = pfn >> PFN_SECTION_SHIFT << PFN_SECTION_SHIFT;
+	uint64_t end = start + (1ull << PFN_SECTION_SHIFT);
+
+	for (uint64_t p = start; p < end; p++)
+		if (pfn_in_array(m, p) && !(READ_ONCE(m->pages[pfn_to_idx(m, p)].flags) & PG_nomem))
+			return true;
+	return false;
+}
+
+/*
  * isolate_migratepages_range (3.12, async, ignore_skip_hint): from *@pfn
  * up to @end, collect up to COMPACT_CLUSTER_MAX owned order-0 pages into
  * @b; *@pfn is left at the next pfn to look at.
@@ -155,8 +174,9 @@ static void isolate_migratepages(const struct mpm_machine *m, const struct zone 
 		uint64_t block = 1ull << READ_ONCE(page->order);
 		uint64_t block_end = p + block < end ? p + block : end;
 
-		if ((flags & PG_nomem) && !(p & (window - 1))) {
-			*pfn = p + window;	/* !pfn_valid: the MAX_ORDER window */
+		if ((flags & PG_nomem) && !(p & (window - 1)) && !section_has_memory(m, p)) {
+			/* !pfn_valid: every MAX_ORDER window of the section */
+			*pfn = ((p >> PFN_SECTION_SHIFT) + 1) << PFN_SECTION_SHIFT;
 			continue;
 		}
 		res->scanned++;
@@ -246,11 +266,15 @@ static void release_targets(struct mpm_machine *m, unsigned int cpu, struct evac
  * owner's page-table lock.  Here the owner's own lock does both: the batch
  * was collected without it, so each page's owner is looked up again, its
  * lock taken, and the entry re-read under it.  Only an owner changes its
- * pages' entries, and only under that lock, so an entry that still names
- * the owner means the owner still holds the page, order 0 and allocated,
- * at that index with that content; it stays so until unlock.  An entry
- * that changed was freed (skipped) or freed and reused (it is another
- * owner's page now; the next run of this region finds it).
+ * pages' entries, and only under that lock, so a page that is the owner's
+ * stays so, order 0 and allocated, at its index with its content, until
+ * unlock.  An entry that changed was freed (skipped) or freed and reused
+ * (it is another owner's page now; the next run of this region finds it).
+ * The entry's words are read one at a time, though, and a page freed and
+ * reused between two of them can pass the re-check with an owner and an
+ * index of different moments: the owner's callbacks, which check their
+ * own table, refuse it (evacuate.h), as the kernel's rmap walk checks the
+ * pte under the page-table lock.
  *
  * The allocation and free fast paths pay nothing for this: no page flag,
  * no atomic read-modify-write; the owner's lock is the one it takes anyway

@@ -9,7 +9,8 @@
  * evacuation's unlocked read and the lock is skipped by the re-check.
  * Then, on machines of their own: reclaim frees cold, the worker's
  * re-check, the free-path triggers, migration freeing hot, huge pages
- * left in place, and pages whose owner refuses the lock.
+ * left in place, pages whose owner refuses the lock, and a hole at the
+ * start of a MAX_ORDER window.
  */
 #include <string.h>
 #include <unistd.h>
@@ -727,6 +728,59 @@ static void test_free_hot(void)
 	mpm_machine_destroy(m);
 }
 
+/*
+ * pfn_valid at a MAX_ORDER window's first pfn is per 128 MiB section
+ * (x86-64 sparsemem), as 3.12's isolate_migratepages_range asks it.  A
+ * hole [2048, 2056) at the start of region 1 (regions of 2048 pages,
+ * pageblocks of 512): its section has memory, so the walk goes on pfn by
+ * pfn, skips the first pageblock (it starts in the hole, so it is not
+ * MOVABLE) and moves the owned pages of the second.  A walk that took the
+ * hole for an invalid window would pass over all 1024 pages of it.
+ */
+static void test_hole_at_window_start(void)
+{
+	const struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
+	struct test_machine t;
+	struct mpm_evac_result res;
+	struct mpm_machine *m;
+	unsigned int kept = 0;
+
+	reset_owner();
+	tm_flat(&t, 0, 8192, 1);
+	t.holes[0] = (struct mpm_hole_spec){ 2048, 2056 };
+	t.spec.nr_holes = 1;
+	t.spec.region_shift = 11;
+	t.spec.region_absolute = true;
+	t.spec.pageblock_order = 9;
+	REQUIRE(!mpm_policy_features("full", &t.spec.features));
+	m = tm_create(&t);
+	REQUIRE(!mpm_rmap_enable(m));
+	mpm_set_migrate_ops(m, &ops);
+	/* region 0 full, region 1 up to its second pageblock and a little beyond */
+	for (uint32_t i = 0; i < NPAGES; i++) {
+		owner_pfn[i] = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
+		REQUIRE(owner_pfn[i] != MPM_NO_PFN);
+		mpm_rmap_set(m, owner_pfn[i], OWNER, i, tag(i));
+		if (owner_pfn[i] >= 2560 && owner_pfn[i] < 3072 && ++kept == 5)
+			break;
+	}
+	REQUIRE(kept == 5);
+	/* keep those five; room for them in region 0 */
+	for (uint32_t i = 0; i < NPAGES; i++)
+		if (owner_pfn[i] != MPM_NO_PFN &&
+		    ((owner_pfn[i] >= 2048 && owner_pfn[i] < 2560) ||
+		     (owner_pfn[i] >= 1024 && owner_pfn[i] < 1100)))
+			free_owned(m, i);
+	mpm_drain_all_pages(m);
+	REQUIRE(pages_in_region(m, 1) == 5);
+	CHECK_EQ_U(mpm_evacuate_region(m, 0, 1, 0, false, &res), 0);
+	CHECK_EQ_U(res.migrated, 5);
+	CHECK_EQ_U(pages_in_region(m, 1), 0);
+	CHECK(owner_consistent(m));
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
 int main(void)
 {
 	struct mpm_migrate_ops ops = { .move = move, .reclaim_clean = reclaim };
@@ -862,5 +916,6 @@ int main(void)
 	test_free_hot();
 	test_huge_pages_left();
 	test_owner_going_away();
+	test_hole_at_window_start();
 	return t_report("core/evacuate");
 }
