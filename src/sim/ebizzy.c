@@ -288,7 +288,10 @@ int mpm_ebizzy_start(struct ksim *k, const struct mpm_ebizzy_params *p,
 		}
 		g->in = in;
 		g->state = EBZ_START;
-		ksim_spawn(k, in->proc, run_main, g);
+		if (!ksim_spawn(k, in->proc, run_main, g)) {
+			free(g);	/* a failed spawn leaves @g the caller's */
+			return -1;
+		}
 	}
 	return k->failed ? -1 : 0;
 }

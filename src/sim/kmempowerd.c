@@ -40,6 +40,7 @@ struct kmempowerd {
 	unsigned int nid;
 	struct ktask *task;
 	unsigned int max_regions;	/* the most regions of any zone */
+	bool kicked;			/* a region queued since its zone pass began */
 	uint32_t rids[];		/* a zone's queued regions, all at once */
 };
 
@@ -94,12 +95,20 @@ static int ksim_reclaim_clean(void *arg, uint32_t owner, uint32_t index, uint64_
 	return 1;
 }
 
-/* queue_mempower_work's wake-up: the node's thread runs at the next quantum. */
+/*
+ * queue_mempower_work's wake-up: the node's thread runs at the next
+ * quantum.  queue_kthread_work queues the zone's work again even while the
+ * worker runs, so a region queued during a round -- in a zone the round
+ * has passed, by its own drain -- is remembered for another pass.
+ */
 static void kmempowerd_kick(void *arg, unsigned int nid)
 {
 	struct ksim *k = arg;
 
-	if (nid < k->nr_kmpd && k->kmpd[nid]->task->state == TASK_SLEEPING)
+	if (nid >= k->nr_kmpd)
+		return;
+	k->kmpd[nid]->kicked = true;
+	if (k->kmpd[nid]->task->state == TASK_SLEEPING)
 		k->kmpd[nid]->task->wake_at = 0;
 }
 
@@ -130,6 +139,8 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 	uint64_t used = 0;
 	uint32_t *rids = d->rids;
 
+again:
+	d->kicked = false;
 	for (unsigned int zid = 0; zid < mpm_nr_zones(k->m); zid++) {
 		struct mpm_zone_info zi;
 		int n;
@@ -177,10 +188,39 @@ static uint64_t run_kmempowerd(struct ksim *k, struct ktask *t, uint64_t budget)
 				goto out;	/* more next time: stay runnable */
 		}
 	}
+	if (d->kicked)
+		goto again;
 	ksim_sleep(k, t, UINT64_MAX - 1);
 out:
 	k->c.kmempowerd_ns += used;
 	return used;
+}
+
+int ksim_check_kmempowerd(struct ksim *k, char *msg, size_t len)
+{
+	for (unsigned int nid = 0; nid < k->nr_kmpd; nid++) {
+		struct kmempowerd *d = k->kmpd[nid];
+
+		/* asleep and not woken since (kmempowerd_kick sets wake_at 0) */
+		if (d->task->state != TASK_SLEEPING || d->task->wake_at != UINT64_MAX - 1)
+			continue;
+		for (unsigned int zid = 0; zid < mpm_nr_zones(k->m); zid++) {
+			struct mpm_zone_info zi;
+			int n;
+
+			mpm_zone_info(k->m, zid, &zi);
+			if (zi.node != nid)
+				continue;
+			/* take() copies the mask and leaves it: a read here */
+			n = mpm_mempower_work_take(k->m, zid, d->rids, d->max_regions);
+			if (n > 0) {
+				snprintf(msg, len, "kmempowerd/%u asleep with region %u of zone %u queued",
+					 nid, d->rids[0], zid);
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 static unsigned int last_cpu_of(const struct ksim *k, unsigned int nid)

@@ -346,6 +346,11 @@ void ksim_fail(struct ksim *k, const char *fmt, ...)
 uint64_t ksim_accounted_pages(const struct ksim *k);
 /* Verify every owned page: rmap and content agree with the owner. */
 int ksim_check_owners(struct ksim *k, char *msg, size_t len);
+/*
+ * kmempowerd.c: no node's kmempowerd sleeps, unwoken, while a region of
+ * its node is queued (queue_mempower_work always (re)queues the work).
+ */
+int ksim_check_kmempowerd(struct ksim *k, char *msg, size_t len);
 void ksim_check_allocator(struct ksim *k);
 /*
  * Every call the simulator makes that changes the allocator's state (an

@@ -70,6 +70,9 @@ int mpm_pagetest_start(struct ksim *k, const struct mpm_pagetest_wl *p,
 		free(g);
 		return -1;
 	}
-	ksim_spawn(k, proc, run_pagetest, g);
+	if (!ksim_spawn(k, proc, run_pagetest, g)) {
+		free(g);	/* a failed spawn leaves @g the caller's */
+		return -1;
+	}
 	return k->failed ? -1 : 0;
 }

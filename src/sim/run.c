@@ -405,7 +405,8 @@ static int check_sample(struct mpm_run *run, double t, char *err, size_t errlen)
 	char msg[256];
 
 	if (mpm_check(run->m, msg, sizeof(msg)) ||
-	    ksim_check_owners(run->k, msg, sizeof(msg))) {
+	    ksim_check_owners(run->k, msg, sizeof(msg)) ||
+	    ksim_check_kmempowerd(run->k, msg, sizeof(msg))) {
 		snprintf(err, errlen, "invariant broken at t=%.0f s: %s", t, msg);
 		return -1;
 	}
@@ -415,15 +416,17 @@ static int check_sample(struct mpm_run *run, double t, char *err, size_t errlen)
 /*
  * --check-every-op on a kernel model: the allocator was checked after each
  * of its calls (ksim_allocator_call_done); the owners, whose tables are
- * whole only between the programs' steps, after each scheduler quantum.
+ * whole only between the programs' steps, and kmempowerd's queue, after each
+ * scheduler quantum.
  */
 static int check_quantum(struct mpm_run *run, uint64_t t0)
 {
 	char msg[160];
 
-	if (!ksim_check_owners(run->k, msg, sizeof(msg)))
+	if (!ksim_check_owners(run->k, msg, sizeof(msg)) &&
+	    !ksim_check_kmempowerd(run->k, msg, sizeof(msg)))
 		return 0;
-	ksim_fail(run->k, "owner check failed at t=%.4f s: %s",
+	ksim_fail(run->k, "kernel-model check failed at t=%.4f s: %s",
 		  (double)(run->k->now - t0) / 1e9, msg);
 	return -1;
 }
@@ -492,7 +495,10 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 	ksim_default_params(&p, mpm_nr_cpus(run->m));
 	p.thp = cfg->workload.thp;
 	p.sched_cfs = cfg->workload.sched_cfs;
-	if (ksim_init(run->k, run->m, &p, &run->rng) || mpm_ideal_init(&id, run->m))
+	/* a machine too small for the model's own boot-time allocations says so */
+	if (ksim_init(run->k, run->m, &p, &run->rng))
+		goto fail_or_nomem;
+	if (mpm_ideal_init(&id, run->m))
 		goto nomem;
 	run->k->owner = run;
 	run->k->check_every_op = cfg->check_every_op;
@@ -546,6 +552,9 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 fail:
 	snprintf(err, errlen, "%s", run->k && run->k->failed ? run->k->error : "simulation failed");
 	goto out;
+fail_or_nomem:
+	if (run->k->failed)
+		goto fail;
 nomem:
 	snprintf(err, errlen, "out of memory in the simulator");
 out:

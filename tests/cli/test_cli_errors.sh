@@ -50,6 +50,22 @@ expect_error 1 "regoin_size: unknown key" run --machine "$DATA/bad-unknown-key.j
 expect_error 1 "cpus: expected an integer" run --machine "$DATA/bad-cpus-type.json"
 expect_error 1 "holes[0]: does not lie inside one zone" run --machine "$DATA/bad-hole-outside.json"
 expect_error 1 "unable to open" run --machine "$TMP/missing.json"
+# a machine with nothing but ZONE_MOVABLE cannot hold the model's kernel
+# allocations: kmempowerd's task under full fails as mainline's first does,
+# and a workload whose first task cannot be forked leaks nothing (ASan)
+printf '{"nodes":[{"zones":[{"type":"Movable","start":"16M","end":"64M"}]}]}' > "$TMP/movable.json"
+for p in mainline full; do
+	for w in pagetest:size=1M ebizzy:s=1M,t=2,S=2; do
+		expect_error 1 "out of memory with nothing left to kill" \
+			run --machine "$TMP/movable.json" --policy $p --workload $w --duration 3
+	done
+done
+# a FIFO no one writes reads as empty, where a blocking open would wait forever
+mkfifo "$TMP/fifo.json"
+expect_error 1 "fifo.json: line 1 column 0: '[' or '{' expected near end of file" \
+	run --machine "$TMP/fifo.json"
+expect_error 1 "fifo.json: line 1 column 0: '[' or '{' expected near end of file" \
+	power --list --memspec "$TMP/fifo.json"
 # what an error echoes is escaped: a newline in a key or an option stays one line
 expect_error 1 'nodes[0].zo\nes: unknown key' run --machine "$DATA/bad-key-newline.json"
 expect_error 2 "unknown option '--a\\nb\\x01'" run $'--a\nb\x01'
