@@ -409,9 +409,11 @@ static int validate(struct compare *c)
 
 		errno = 0;
 		v = strtoull(c->threshold_s, &end, 10);
-		if (!isdigit((unsigned char)c->threshold_s[0]) || errno || *end || v == 0)
+		/* the result JSON writes it as a signed 64-bit integer */
+		if (!isdigit((unsigned char)c->threshold_s[0]) || errno || *end || v == 0 ||
+		    v > INT64_MAX)
 			return mpm_cli_fail(MPM_EXIT_FAIL,
-					    "compare: malformed evacuation threshold '%s' (a page count >= 1, or any)",
+					    "compare: malformed evacuation threshold '%s' (a page count from 1 to 2^63-1, or any)",
 					    c->threshold_s);
 		c->evac_threshold = v;
 	} else if (c->threshold_s) {

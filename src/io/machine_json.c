@@ -9,6 +9,7 @@
  * JSON integer of bytes, and must be page aligned; end addresses are
  * exclusive.
  */
+#include "io/json_input.h"
 #include "io/machine_spec.h"
 #include "io/utf8.h"
 
@@ -389,7 +390,7 @@ int mpm_machine_json_load(const char *path, struct mpm_spec_buf *b,
 		snprintf(err, errlen, "%s: is a directory, not a machine file", path);
 		return -1;
 	}
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	root = mpm_json_load_path(path, &jerr);
 	if (!root) {
 		if (jerr.line > 0)
 			snprintf(err, errlen, "%s: line %d column %d: %s", path,

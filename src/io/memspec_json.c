@@ -8,6 +8,7 @@
  * Every error is one line naming the file and the field.
  */
 #include "io/memspec_json.h"
+#include "io/json_input.h"
 #include "io/argv.h"
 #include "io/utf8.h"
 
@@ -210,7 +211,7 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 	/* a directory opens, and would read as an empty file */
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return fail(&c, NULL, NULL, "is a directory, not a memspec file");
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	root = mpm_json_load_path(path, &je);
 	if (!root) {
 		if (je.line < 0)
 			return fail(&c, NULL, NULL, "%s", je.text);

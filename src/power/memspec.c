@@ -146,6 +146,10 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		return bad(err, errlen, "banks %u, rows %u, columns %u, burst length %u, data rate %u: "
 			   "out of range (at most 256, 2^22, 2^16, 64, 8)", s->banks, s->rows,
 			   s->columns, s->burst_length, s->data_rate);
+	/* every per-device figure divides by the device's bytes */
+	if ((uint64_t)s->banks * s->rows * s->columns * s->width < 8)
+		return bad(err, errlen, "banks %u x rows %u x columns %u x width %u bits: "
+			   "a device of less than one byte", s->banks, s->rows, s->columns, s->width);
 	if (!(s->vdd > 0) || !(s->clk_mhz > 0) || !isfinite(s->vdd) || !isfinite(s->clk_mhz))
 		return bad(err, errlen, "vdd and clock must be positive");
 	if (s->vdd > MEMSPEC_MAX_V || s->clk_mhz < 1 || s->clk_mhz > 1e5)

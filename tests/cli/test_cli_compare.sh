@@ -278,6 +278,9 @@ expect "[ $rc -eq 0 ] && printf '%s\n' \"\$out\" | grep -Eq '^full\+evac_drain +
 # the evacuation threshold: a page count or any
 expect_error 1 "malformed evacuation threshold 'x'" compare --experiment pagetest --policies full --evac-threshold x
 expect_error 1 "malformed evacuation threshold '0'" compare --experiment pagetest --policies full --evac-threshold 0
+# the JSON's integers are signed 64-bit: 2^63 would come out negative
+expect_error 1 "malformed evacuation threshold '9223372036854775808'" \
+	compare --experiment pagetest --policies full --evac-threshold 9223372036854775808
 # --thp always raises min_free_kbytes, and with it every zone's watermarks
 # (set_recommended_min_free_kbytes); the machine JSON says what was used
 for thp in never always; do

@@ -740,6 +740,13 @@ static void test_memspec_files(void)
 		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) != 0 && strstr(err, "XSDLL 100 < XS 136"));
 		bad.xsdll = 0;
 		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) == 0);
+		/* 4 bits a device: its bytes, 0, would divide every figure */
+		bad.width = 4;
+		bad.banks = bad.rows = bad.columns = 1;
+		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) != 0 &&
+		      strstr(err, "a device of less than one byte"));
+		bad.banks = 2;
+		CHECK(mpm_memspec_check(&bad, err, sizeof(err)) == 0);
 	}
 	CHECK(mpm_memspec_resolve("ddr5-4800", &s, err, sizeof(err)) == -1 &&
 	      strstr(err, "unknown memspec 'ddr5-4800'"));
