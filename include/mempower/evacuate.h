@@ -35,20 +35,29 @@ extern "C" {
  * until unlock, so move()/reclaim_clean(), the content tag's copy and both
  * reverse-map updates happen as one step for that owner and for anyone
  * who checks it under the same lock.  A page freed, or freed and given to
- * another owner, between the two reads fails the re-check and is skipped;
- * the source page is freed after unlock, when no owner refers to it.
+ * another owner, between the two reads mostly fails the re-check and is
+ * skipped; the source page is freed after unlock, when no owner refers to
+ * it.  But the entry's words are read one at a time, and a page freed and
+ * reused between them can pass with an owner of one moment and an index
+ * of another.  So, as the kernel's rmap walk checks the pte under the
+ * page-table lock (page_check_address), the owner's own table decides:
+ * move() and reclaim_clean() must check that @owner holds @from (@pfn) at
+ * @index and refuse otherwise (move: -1, reclaim_clean: 0).  A page the
+ * owner holds there is its page for as long as its lock is held.
  */
 struct mpm_migrate_ops {
 	/*
 	 * The page @owner holds at @index moves from @from to @to: update the
-	 * owner's reference.  0, or -1 when the page cannot move now (pinned):
-	 * it is skipped and counted as failed.  Called with no allocator lock
-	 * held and, when lock is set, with the owner's lock held.
+	 * owner's reference.  0, or -1 when the page cannot move now (pinned),
+	 * or when @owner does not hold @from at @index (see above): it is
+	 * skipped and counted as failed.  Called with no allocator lock held
+	 * and, when lock is set, with the owner's lock held.
 	 */
 	int (*move)(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to);
 	/*
 	 * reclaim_clean: if the page is clean page cache, the owner drops it
-	 * and returns 1 (the library then frees it); 0 to have it moved.
+	 * and returns 1 (the library then frees it); 0 to have it moved, and
+	 * 0 when @owner does not hold @pfn at @index (move then refuses it).
 	 * NULL: never reclaim.  Called like move.
 	 */
 	int (*reclaim_clean)(void *arg, uint32_t owner, uint32_t index, uint64_t pfn);

@@ -339,7 +339,7 @@ static inline struct zone *pfn_zone(const struct mpm_machine *m, uint64_t pfn)
  * The owner the reverse map names for page @idx, or MPM_NO_OWNER (rmap.c).
  * Safe without any lock: a page that changes hands meanwhile can yield a
  * stale owner or a list index, which the caller re-checks under the owner's
- * lock (evacuate.c).
+ * lock (evacuate.c), and the owner's callbacks confirm (evacuate.h).
  */
 static inline uint32_t page_rmap_owner(const struct mpm_machine *m, uint32_t idx)
 {

@@ -55,7 +55,7 @@ struct aspace {
 static struct mpm_machine *m;
 static struct aspace as[NR_OWNERS];
 static pthread_barrier_t barrier;
-static atomic_uint protocol_errors;	/* a callback for a page its owner no longer held */
+static atomic_uint protocol_errors;	/* a callback naming the wrong slot of a page held */
 static atomic_uint alloc_errors;	/* a free the allocator refused */
 
 static uint64_t next(struct aspace *a)
@@ -93,6 +93,21 @@ static void owner_unlock(void *arg, uint32_t owner)
 	pthread_mutex_unlock(&owner_as(owner)->lock);
 }
 
+/*
+ * Under @a's lock, whether it holds @pfn at some slot other than @index:
+ * then the library named the wrong slot for a page that cannot have
+ * changed hands while the lock was held.  Not holding @pfn at all is the
+ * stale reading the contract has the owner refuse (evacuate.h): a page
+ * freed and reused while the library read its words one at a time.
+ */
+static bool wrong_slot(const struct aspace *a, uint32_t index, uint64_t pfn)
+{
+	for (uint32_t i = 0; i < NR_SLOTS; i++)
+		if (i != index && a->pfn[i] == pfn)
+			return true;
+	return false;
+}
+
 /* Under the owner's lock: the page must still be at that slot. */
 static int owner_move(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to)
 {
@@ -100,7 +115,8 @@ static int owner_move(void *arg, uint32_t owner, uint32_t index, uint64_t from, 
 
 	(void)arg;
 	if (!a || index >= NR_SLOTS || a->pfn[index] != from) {
-		atomic_fetch_add(&protocol_errors, 1);
+		if (!a || wrong_slot(a, index, from))
+			atomic_fetch_add(&protocol_errors, 1);
 		return -1;
 	}
 	if (pinned(index))
@@ -116,7 +132,8 @@ static int owner_reclaim(void *arg, uint32_t owner, uint32_t index, uint64_t pfn
 
 	(void)arg;
 	if (!a || index >= NR_SLOTS || a->pfn[index] != pfn) {
-		atomic_fetch_add(&protocol_errors, 1);
+		if (!a || wrong_slot(a, index, pfn))
+			atomic_fetch_add(&protocol_errors, 1);
 		return 0;
 	}
 	if (!a->clean[index])
