@@ -58,7 +58,11 @@ struct mpm_kmempowerd_stats {
 	 * evac_pending (those still queued)
 	 */
 	uint64_t queued;
-	uint64_t wakeups;	/* sleeps ended by a queued region (or a start) */
+	/*
+	 * rounds over the node's zones: one per wake-up, and another when
+	 * regions were queued during a round (the worker's pending flag)
+	 */
+	uint64_t wakeups;
 	uint64_t skipped;	/* regions taken but no longer worth evacuating (patch 39) */
 	uint64_t evacuations;	/* mpm_evacuate_region runs */
 	uint64_t completed;	/* runs that walked the whole region */
