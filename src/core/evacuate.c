@@ -142,17 +142,14 @@ static uint64_t pass_over(const struct mpm_machine *m, const struct zone *z, uin
  */
 #define PFN_SECTION_SHIFT	(27 - MPM_PAGE_SHIFT)
 
-/*
- * pfn_valid(@pfn): some page of @pfn's section is memory: in a zone (the
- * pfns between zones have no memmap, nothing written) and not a hole.
- */
+/* 3.12's pfn_valid(@pfn): some page of @pfn's section is memory (mpm_pfn_valid). */
 static bool section_has_memory(const struct mpm_machine *m, uint64_t pfn)
 {
 	uint64_t start = pfn >> PFN_SECTION_SHIFT << PFN_SECTION_SHIFT;
 	uint64_t end = start + (1ull << PFN_SECTION_SHIFT);
 
 	for (uint64_t p = start; p < end; p++)
-		if (pfn_zone(m, p) && !(READ_ONCE(m->pages[pfn_to_idx(m, p)].flags) & PG_nomem))
+		if (mpm_pfn_valid(m, p))
 			return true;
 	return false;
 }

@@ -495,10 +495,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 	ksim_default_params(&p, mpm_nr_cpus(run->m));
 	p.thp = cfg->workload.thp;
 	p.sched_cfs = cfg->workload.sched_cfs;
-	/* a machine too small for the model's own boot-time allocations says so */
-	if (ksim_init(run->k, run->m, &p, &run->rng))
-		goto fail_or_nomem;
-	if (mpm_ideal_init(&id, run->m))
+	if (ksim_init(run->k, run->m, &p, &run->rng) || mpm_ideal_init(&id, run->m))
 		goto nomem;
 	run->k->owner = run;
 	run->k->check_every_op = cfg->check_every_op;
@@ -552,10 +549,10 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 fail:
 	snprintf(err, errlen, "%s", run->k && run->k->failed ? run->k->error : "simulation failed");
 	goto out;
-fail_or_nomem:
-	if (run->k->failed)
-		goto fail;
 nomem:
+	/* the model's own reason first: a machine too small for its boot allocations */
+	if (run->k && run->k->failed)
+		goto fail;
 	snprintf(err, errlen, "out of memory in the simulator");
 out:
 	mpm_ideal_fini(&id);
