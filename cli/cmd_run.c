@@ -146,8 +146,8 @@ static int validate(struct job *j, bool stats)
 	c->pricing[0] = (struct mpm_power_pricing){ &j->memspec, &j->power_policy };
 	c->nr_pricing = 1;
 	/* last: a malformed option is reported as such, whatever the machine */
-	return mpm_cli_runs_that_fit(stats ? "stats" : "run", mpm_run_bytes_estimate(c->spec), 1,
-				     NULL);
+	return mpm_cli_runs_that_fit(stats ? "stats" : "run", c->spec, 1, NULL,
+				     &c->vma_table_limit);
 }
 
 static void progress(void *arg, double t, double duration)

@@ -50,16 +50,6 @@ static int memory_budget(uint64_t *bytes, const char **source, char *err, size_t
 	return 0;
 }
 
-/* @bytes for a reader: "90.1 GiB", or "70 MiB" below a GiB.  Returns @buf. */
-static char *format_mem(uint64_t bytes, char *buf, size_t len)
-{
-	if (bytes >= 1ull << 30)
-		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
-	else
-		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
-	return buf;
-}
-
 int mpm_memory_fits(uint64_t need, uint64_t *budget, char *err, size_t errlen)
 {
 	const char *source = "";
@@ -70,7 +60,7 @@ int mpm_memory_fits(uint64_t need, uint64_t *budget, char *err, size_t errlen)
 	if (!*budget || need <= *budget)
 		return 0;
 	snprintf(err, errlen, "needs about %s of memory, more than the %s %s",
-		 format_mem(need, want, sizeof(want)), format_mem(*budget, have, sizeof(have)),
+		 mpm_format_mem(need, want, sizeof(want)), mpm_format_mem(*budget, have, sizeof(have)),
 		 source);
 	return 1;
 }

@@ -137,12 +137,17 @@ static int value(struct ctx *c, const struct field *f, const char *key, json_t *
 		*out = json_number_value(v);
 		return 0;
 	}
+	/* a count has no unit: DRAMPower writes it as a bare number */
+	if (f->kind == K_COUNT)
+		return fail(c, f->section, key, "expected a whole number, not %s",
+			    json_is_string(v) ? "a string" : "this value");
 	if (!json_is_string(v))
 		return fail(c, f->section, key, "expected a number or a \"<number> <unit>\" string");
 	s = json_string_value(v);
 	errno = 0;
 	x = strtod(s, &end);
-	if (end == s || errno || !isfinite(x))
+	/* decimal only: strtod also takes "0x320", "inf" and "nan" */
+	if (end == s || errno || !isfinite(x) || strspn(s, "+-.0123456789eE") < (size_t)(end - s))
 		return fail(c, f->section, key, "malformed value '%s'", s);
 	while (*end == ' ')
 		end++;
@@ -198,6 +203,25 @@ static int load_field(struct ctx *c, json_t *root, const struct field *f,
 	return 0;
 }
 
+/*
+ * memoryId and memoryType, both optional, are strings; the name is printed
+ * in tables as it is, so it may hold no control character.
+ */
+static int name_field(struct ctx *c, const char *key, json_t *v)
+{
+	const char *s;
+
+	if (!v)
+		return 0;
+	if (!json_is_string(v))
+		return fail(c, NULL, NULL, "%s: expected a string", key);
+	for (s = json_string_value(v); *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return fail(c, NULL, NULL, "%s: a control character (0x%02x) in a name",
+				    key, (unsigned char)*s);
+	return 0;
+}
+
 int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t errlen)
 {
 	struct ctx c = { path, err, errlen };
@@ -222,13 +246,15 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 		goto out;
 	}
 	id = json_object_get(root, "memoryId");
-	if (json_is_string(id))
+	type = json_object_get(root, "memoryType");
+	if (name_field(&c, "memoryId", id) || name_field(&c, "memoryType", type))
+		goto out;
+	if (id)
 		utf8_copy(s->name, sizeof(s->name), json_string_value(id));
 	else
 		utf8_copy_tail(s->name, sizeof(s->name), path);
 	/* DDR3's IDD2P0 power-down stops the DLL; DDR4 has no such mode */
-	type = json_object_get(root, "memoryType");
-	s->pd_dll_off = json_is_string(type) && !strncasecmp(json_string_value(type), "DDR3", 4);
+	s->pd_dll_off = type && !strncasecmp(json_string_value(type), "DDR3", 4);
 	utf8_copy_tail(s->source, sizeof(s->source), path);
 	/* the clock first: timings in ns need it */
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)

@@ -146,6 +146,10 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		return bad(err, errlen, "banks %u, rows %u, columns %u, burst length %u, data rate %u: "
 			   "out of range (at most 256, 2^22, 2^16, 64, 8)", s->banks, s->rows,
 			   s->columns, s->burst_length, s->data_rate);
+	/* JEDEC bursts and transfers per clock: BL 2..16 (32 for LPDDR), SDR/DDR/QDR */
+	if (s->burst_length & (s->burst_length - 1) || s->data_rate & (s->data_rate - 1))
+		return bad(err, errlen, "burst length %u, data rate %u: expected powers of two",
+			   s->burst_length, s->data_rate);
 	/* every per-device figure divides by the device's bytes */
 	if ((uint64_t)s->banks * s->rows * s->columns * s->width < 8)
 		return bad(err, errlen, "banks %u x rows %u x columns %u x width %u bits: "
@@ -168,6 +172,10 @@ int mpm_memspec_check(const struct mpm_memspec *s, char *err, size_t errlen)
 		return bad(err, errlen, "XPDLL %g < XP %g", s->xpdll, s->xp);
 	if (s->xsdll && s->xsdll < s->xs)
 		return bad(err, errlen, "XSDLL %g < XS %g", s->xsdll, s->xs);
+	/* a VPP current with no VPP voltage would be priced at 0 W, silently */
+	if (!s->vpp && (s->ipp0 || s->ipp2n || s->ipp2p || s->ipp3n || s->ipp3p || s->ipp4r ||
+			s->ipp4w || s->ipp5 || s->ipp6))
+		return bad(err, errlen, "IPP currents given without vpp (DRAMPower: vdd2)");
 	if (s->rfc >= s->refi)
 		return bad(err, errlen, "RFC %g >= REFI %g: refresh would never end", s->rfc, s->refi);
 	/* a lower-power state drawing more than the state above it is a typo */

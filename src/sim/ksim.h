@@ -267,6 +267,12 @@ struct ksim {
 	size_t nr_files, files_cap;
 	struct kvma **dead_vmas;	/* unmapped; freed at the end (workloads may hold them) */
 	size_t nr_dead_vmas, dead_cap;
+	/*
+	 * Host bytes the live vmas' pfn, pte and huge tables take, and the
+	 * most they may (0 = no limit): a mapping past it fails the run
+	 * rather than the host (mpm_run_vma_table_limit).
+	 */
+	uint64_t vma_table_bytes, vma_table_limit;
 	struct klru *lru;		/* [zone id]: one LRU per zone, as 3.12's lruvec */
 	unsigned int nr_zones;
 	unsigned int *zone_node;	/* [zone id] */

@@ -12,6 +12,7 @@
  * for write; mmaps and faults of the other threads wait for it.
  */
 #include "sim/ksim.h"
+#include "sim/size.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,33 @@ static uint64_t find_va(const struct kmm *mm, uint32_t npages, size_t *slot)
 
 static bool wait_mmap_sem(struct ksim *k, struct ktask *t);
 
+/* Host bytes of a vma's per-page tables: pfn, and pte + huge per 2 MiB */
+static uint64_t vma_table_bytes(uint64_t npages)
+{
+	uint64_t chunks = (npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
+
+	return npages * sizeof(uint32_t) + chunks * (sizeof(uint32_t) + 1);
+}
+
+/*
+ * The simulator's own limit, not the kernel's: the tables of a mapping of
+ * @npages would take the vmas past k->vma_table_limit (an 8 TiB pagetest
+ * on a small machine, say), so the run fails with one line instead.
+ */
+static bool vma_tables_too_large(struct ksim *k, uint32_t npages)
+{
+	uint64_t need = k->vma_table_bytes + vma_table_bytes(npages);
+	char want[32], have[32];
+
+	if (!k->vma_table_limit || need <= k->vma_table_limit)
+		return false;
+	ksim_fail(k, "the workload maps more memory than this host can simulate: its page "
+		  "tables would need %s, more than the %s left for them",
+		  mpm_format_mem(need, want, sizeof(want)),
+		  mpm_format_mem(k->vma_table_limit, have, sizeof(have)));
+	return true;
+}
+
 /*
  * vm_mmap_pgoff: mmap_sem for write first (a munmap of another thread
  * holds it across quanta; the mapping itself takes no time here), then
@@ -125,7 +153,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 	void *vma_obj;
 	size_t slot;
 
-	if (wait_mmap_sem(k, t))
+	if (wait_mmap_sem(k, t) || vma_tables_too_large(k, npages))
 		return NULL;
 	vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
 	if (!vma_obj)
@@ -153,6 +181,7 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 		ksim_slab_free(k, vma_obj, cpu);
 		return NULL;
 	}
+	k->vma_table_bytes += vma_table_bytes(npages);
 	v->va = find_va(mm, npages, &slot);
 	v->npages = npages;
 	v->mm = mm;
@@ -408,6 +437,7 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	free(v->pfn);
 	free(v->pte);
 	free(v->huge);
+	k->vma_table_bytes -= vma_table_bytes(v->npages);
 	v->pfn = v->pte = NULL;
 	v->huge = NULL;
 	k->owner_obj[v->id] = NULL;

@@ -38,6 +38,11 @@ struct mpm_run_config {
 	bool check_samples;			/* mpm_check + owner check at every sample */
 	bool boot_system;			/* ksim workloads: an idle system first */
 	bool until_idle;			/* stop when the workload is done (+2 s) */
+	/*
+	 * Host bytes the address spaces' per-page tables may take (ksim:
+	 * vma_table_limit), mpm_run_vma_table_limit(); 0 = no limit.
+	 */
+	uint64_t vma_table_limit;
 	/* the DRAM power model, priced sample by sample; 0 = none */
 	struct mpm_power_pricing pricing[MPM_MAX_PRICING];
 	unsigned int nr_pricing;
@@ -114,6 +119,14 @@ struct mpm_run {
  * this says 24 plus the 64 MiB.
  */
 uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec);
+/*
+ * What the address spaces' per-page tables of such a run may take when it
+ * may hold @share bytes in all (0: no budget known, no limit): the share
+ * less the page array and the 64 MiB, so at least the estimate's "half as
+ * much again".  A workload that maps more virtual memory than that fails
+ * its run with one line instead of exhausting the host.
+ */
+uint64_t mpm_run_vma_table_limit(const struct mpm_machine_spec *spec, uint64_t share);
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,

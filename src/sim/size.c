@@ -112,3 +112,12 @@ char *mpm_format_size(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%llu", (unsigned long long)bytes);
 	return buf;
 }
+
+char *mpm_format_mem(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 1ull << 30)
+		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
+	else
+		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
+	return buf;
+}

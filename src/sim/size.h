@@ -23,4 +23,10 @@ int mpm_parse_u64(const char *s, uint64_t *val);
  */
 char *mpm_format_size(uint64_t bytes, char *buf, size_t len);
 
+/*
+ * @bytes for a reader, rounded: "90.1 GiB", or "70 MiB" below a GiB.
+ * Returns @buf.
+ */
+char *mpm_format_mem(uint64_t bytes, char *buf, size_t len);
+
 #endif /* MPM_SIM_SIZE_H */

@@ -85,6 +85,14 @@ MEMPOWER_MEMORY_LIMIT=0 expect_error 1 "MEMPOWER_MEMORY_LIMIT=0: must be more th
 	run --machine 1G --workload none
 MEMPOWER_MEMORY_LIMIT=128M run_mpm run --machine 1G --workload none
 expect "[ $rc -eq 0 ]" "1G machine with 128M of memory: exit $rc ($err)"
+# and a workload that maps more than the rest of the budget holds tables
+# for (4 bytes a page: 256 MiB for 256G, and the idle system's daemons)
+# fails its run, not the host
+MEMPOWER_MEMORY_LIMIT=256M expect_error 1 \
+	"the workload maps more memory than this host can simulate: its page tables would need 257 MiB, more than the 192 MiB left for them" \
+	run --machine 64M --workload pagetest:size=256G
+MEMPOWER_MEMORY_LIMIT=256M run_mpm run --machine 64M --workload pagetest:size=32G
+expect "[ $rc -eq 0 ]" "a 32G pagetest with 256M of memory: exit $rc ($err)"
 # without the variable, MemAvailable: 15 TiB needs about 90 GiB
 avail_kb=$(sed -n 's/^MemAvailable: *\([0-9]*\) kB/\1/p' /proc/meminfo)
 if [ -n "$avail_kb" ] && [ "$avail_kb" -lt $((90 << 20)) ]; then

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/memspec_json.h"
 #include "power/power.h"
@@ -692,6 +693,35 @@ static void expect_bad(const char *file, const char *msg)
 	}
 }
 
+/*
+ * A copy of the good DDR3 file with @from replaced by @to, at @path (a
+ * mkstemp template): one departure at a time from a file that loads.
+ */
+static void edited_copy(const char *from, const char *to, char *path)
+{
+	FILE *in = fopen(DATA "good-memspec-ddr3.json", "r"), *out;
+	char buf[4096], *at;
+	size_t n = in ? fread(buf, 1, sizeof(buf) - 1, in) : 0;
+	int fd = mkstemp(path);
+
+	if (in)
+		fclose(in);
+	buf[n] = '\0';
+	at = strstr(buf, from);
+	REQUIRE(at && fd >= 0 && (out = fdopen(fd, "w")));
+	fprintf(out, "%.*s%s%s", (int)(at - buf), buf, to, at + strlen(from));
+	fclose(out);
+}
+
+static void expect_bad_edit(const char *from, const char *to, const char *msg)
+{
+	char path[] = "/tmp/mpm-memspec-XXXXXX";
+
+	edited_copy(from, to, path);
+	expect_bad(path, msg);
+	unlink(path);
+}
+
 static void test_memspec_files(void)
 {
 	const struct mpm_memspec *p = mpm_memspec_preset("ddr3-1600");
@@ -729,6 +759,30 @@ static void test_memspec_files(void)
 	expect_bad(DATA "bad-memspec-alias.json", "mempowerspec.idd01: given twice, also as 'idd0'");
 	expect_bad(DATA "bad-memspec-syntax.json", "bad-memspec-syntax.json: line");
 	expect_bad(DATA "no-such-file.json", "no-such-file.json");
+	/* what the fields' types and JEDEC rule out, one edit at a time */
+	expect_bad_edit("\"width\": 16", "\"width\": \"16\"",
+			"memarchitecturespec.width: expected a whole number, not a string");
+	expect_bad_edit("\"burstLength\": 8", "\"burstLength\": 3",
+			"burst length 3, data rate 2: expected powers of two");
+	expect_bad_edit("\"dataRate\": 2", "\"dataRate\": 3",
+			"burst length 8, data rate 3: expected powers of two");
+	expect_bad_edit("\"800 MHz\"", "\"0x320 MHz\"",
+			"memtimingspec.clkMhz: malformed value '0x320 MHz'");
+	expect_bad_edit("\"160 ns\"", "\"nan ns\"", "memtimingspec.RFC: malformed value 'nan ns'");
+	expect_bad_edit("\"DDR3\"", "3", "memoryType: expected a string");
+	expect_bad_edit("\"hand-typed", "[\"hand-typed\"], \"x\": \"", "memoryId: expected a string");
+	expect_bad_edit("hand-typed", "hand\\u001btyped",
+			"memoryId: a control character (0x1b) in a name");
+	expect_bad_edit("\"ioPower\"", "\"idd02\": 4, \"ioPower\"",
+			"IPP currents given without vpp");
+	/* the edit itself is sound: with the voltage, that file loads */
+	{
+		char path[] = "/tmp/mpm-memspec-XXXXXX";
+
+		edited_copy("\"ioPower\"", "\"idd02\": 4, \"vdd2\": 2.5, \"ioPower\"", path);
+		CHECK(mpm_memspec_load(path, &s, err, sizeof(err)) == 0 && s.ipp0 == 4 && s.vpp == 2.5);
+		unlink(path);
+	}
 	/* the DLL exits are never shorter than the plain ones */
 	{
 		struct mpm_memspec bad = *p;
