@@ -63,9 +63,10 @@ static inline bool mpm_key_repeated(struct mpm_keys *k, const char *key)
 }
 
 /*
- * A value that names a JSON file rather than a preset or a size, as
- * --machine and --power take them: one ending in ".json" (any case), or an
- * existing regular file by any name.
+ * A value that names a JSON file rather than a preset, as --power takes
+ * them (after its presets): one ending in ".json" (any case), or an
+ * existing regular file by any name.  --machine tries its presets and
+ * sizes first too (machine_spec.c: load_source).
  */
 static inline bool mpm_arg_names_file(const char *s)
 {

@@ -188,21 +188,37 @@ malformed:
 	return -2;
 }
 
-static int load_source(const char *s, struct mpm_spec_buf *b,
+/*
+ * --machine: a name ending in ".json" is a file; else a preset, else a
+ * size spec, and only what is neither may be a file by another name
+ * ("./64M"), so a file in the working directory never shadows a size or a
+ * preset (as --power's presets are never shadowed either).  *@from_file
+ * says which it was.
+ */
+static int load_source(const char *s, struct mpm_spec_buf *b, bool *from_file,
 		       char *err, size_t errlen)
 {
+	size_t n = strlen(s);
+	struct stat st;
 	int r;
 
+	*from_file = false;
 	if (!*s) {
 		snprintf(err, errlen, "empty machine spec");
 		return -1;
 	}
-	if (mpm_arg_names_file(s))
+	if (n >= 5 && !strcasecmp(s + n - 5, ".json")) {
+		*from_file = true;
 		return mpm_machine_json_load(s, b, err, errlen);
+	}
 	r = mpm_machine_preset(s, b, err, errlen);
 	if (r)
 		return r > 0 ? 0 : -1;
 	r = parse_sized(s, b, err, errlen);
+	if (r == -2 && stat(s, &st) == 0 && S_ISREG(st.st_mode)) {
+		*from_file = true;
+		return mpm_machine_json_load(s, b, err, errlen);
+	}
 	if (r == -2)
 		snprintf(err, errlen,
 			 "malformed machine spec '%s' (expected SIZE, NxSIZE, a preset or a .json file)",
@@ -360,10 +376,11 @@ int mpm_machine_spec_build(const struct mpm_machine_opts *o,
 			   struct mpm_spec_buf *b, char *err, size_t errlen)
 {
 	const char *s = o->machine ? o->machine : MPM_DEFAULT_MACHINE;
+	bool from_file;
 
 	mpm_spec_buf_init(b);
-	if (load_source(s, b, err, errlen) ||
-	    apply_options(o, mpm_arg_names_file(s) ? s : NULL, b, err, errlen)) {
+	if (load_source(s, b, &from_file, err, errlen) ||
+	    apply_options(o, from_file ? s : NULL, b, err, errlen)) {
 		mpm_spec_buf_free(b);
 		return -1;
 	}

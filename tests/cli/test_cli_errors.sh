@@ -71,6 +71,22 @@ expect_error 1 'nodes[0].zo\nes: unknown key' run --machine "$DATA/bad-key-newli
 expect_error 2 "unknown option '--a\\nb\\x01'" run $'--a\nb\x01'
 expect_error 1 "workload churn: unknown key 'a\\tb'" run --workload $'churn:a\tb=1'
 
+# a file in the working directory named like a size does not shadow it, a
+# path to it names the file, and a file by any other name still loads
+mkdir "$TMP/cwd"
+printf 'not json\n' > "$TMP/cwd/64M"
+cp "$DATA/good-minimal.json" "$TMP/cwd/mybox"
+mpm_abs=$(realpath "$MPM")
+here=$PWD
+cd "$TMP/cwd" || exit 1
+capture 120 "$mpm_abs" run --machine 64M --workload none
+expect "[ $rc -eq 0 ] && [[ \"\$out\" == *'machine   64M:'* ]]" "--machine 64M beside a file 64M: exit $rc ($err)"
+capture 120 "$mpm_abs" run --machine ./64M --workload none
+expect "[ $rc -eq 1 ] && [[ \"\$err\" == 'mempower: ./64M: line 1'* ]]" "--machine ./64M: exit $rc ($err)"
+capture 120 "$mpm_abs" run --machine mybox --workload none
+expect "[ $rc -eq 0 ]" "--machine mybox, a file: exit $rc ($err)"
+cd "$here" || exit 1
+
 # a machine larger than the memory there is: refused before it is built
 MEMPOWER_MEMORY_LIMIT=64M expect_error 1 \
 	"run: the machine needs about 70 MiB of memory, more than the 64 MiB that MEMPOWER_MEMORY_LIMIT allows" \
