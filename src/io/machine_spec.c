@@ -258,14 +258,14 @@ const char *mpm_zonelist_order_name(unsigned int order)
 	       order == MPM_ZONELIST_ORDER_NODE ? "node" : "default";
 }
 
+/* A decimal as every other count takes it (so "09" too): 9 or 10. */
 int mpm_parse_pageblock_order(const char *s, unsigned int *order)
 {
-	if (!strcmp(s, "9"))
-		*order = 9;
-	else if (!strcmp(s, "10"))
-		*order = 10;
-	else
+	uint64_t v;
+
+	if (mpm_parse_u64(s, &v) || (v != 9 && v != 10))
 		return -1;
+	*order = (unsigned int)v;
 	return 0;
 }
 

@@ -103,14 +103,27 @@ range:
  * T or P, binary, with an optional B or iB, any case): whole pages, from
  * one page up to @max.
  */
-static int parse_bytes(const char *s, uint64_t max, uint64_t *out)
+/*
+ * A size parameter: whole pages, 4K up to @max (whose spelling, with any
+ * other value allowed, is @range), into *@out.
+ */
+static int size_key(const char *name, const char *key, const char *val, uint64_t max,
+		    const char *range, uint64_t *out, char *err, size_t errlen)
 {
 	char why[128];
 	uint64_t v;
 
-	if (mpm_parse_size(s, &v, why, sizeof(why)) || v < MPM_PAGE_SIZE || v % MPM_PAGE_SIZE ||
-	    v > max)
+	if (mpm_parse_size(val, &v, why, sizeof(why))) {
+		snprintf(err, errlen, "workload %s: %s=%s is a malformed size (%s)", name, key, val,
+			 range);
 		return -1;
+	}
+	if (v < MPM_PAGE_SIZE || v > max || v % MPM_PAGE_SIZE) {
+		snprintf(err, errlen, "workload %s: %s=%s is %s (%s)", name, key, val,
+			 v % MPM_PAGE_SIZE && v > MPM_PAGE_SIZE && v <= max ?
+			 "not a whole number of 4K pages" : "out of range", range);
+		return -1;
+	}
 	*out = v;
 	return 0;
 }
@@ -162,11 +175,7 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 	struct mpm_ebizzy_wl *e = &w->ebizzy;
 
 	if (!strcmp(key, "s")) {
-		if (parse_bytes(val, 1ull << 34, &e->size)) {
-			snprintf(err, errlen, "workload ebizzy: malformed size '%s' (4K..16G)", val);
-			return -1;
-		}
-		return 0;
+		return size_key("ebizzy", "s", val, 1ull << 34, "4K..16G", &e->size, err, errlen);
 	}
 	if (!strcmp(key, "n"))
 		return uint_key("ebizzy", key, val, 1, 16, &e->chunks, err, errlen);
@@ -201,11 +210,7 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 
 	if (!strcmp(key, "size")) {
 		/* 2^31 pages at most: the mapping's page counts are 32-bit (mm.c) */
-		if (parse_bytes(val, 1ull << 43, &t->size)) {
-			snprintf(err, errlen, "workload pagetest: malformed size '%s' (4K..8T)", val);
-			return -1;
-		}
-		return 0;
+		return size_key("pagetest", "size", val, 1ull << 43, "4K..8T", &t->size, err, errlen);
 	}
 	if (!strcmp(key, "free")) {
 		if (uint_key("pagetest", key, val, 0, 1, &f, err, errlen))
@@ -241,11 +246,7 @@ static int kernbench_key(struct mpm_workload *w, const char *key, const char *va
 	if (!strcmp(key, "cpu"))
 		return uint_key("kernbench", key, val, 0, 3600000, &b->cpu_ms, err, errlen);
 	if (!strcmp(key, "heap")) {
-		if (parse_bytes(val, 1ull << 32, &b->heap)) {
-			snprintf(err, errlen, "workload kernbench: malformed heap '%s' (4K..4G)", val);
-			return -1;
-		}
-		return 0;
+		return size_key("kernbench", "heap", val, 1ull << 32, "4K..4G", &b->heap, err, errlen);
 	}
 	if (!strcmp(key, "prime")) {
 		if (uint_key("kernbench", key, val, 0, 1, &f, err, errlen))
@@ -274,12 +275,8 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 			c->size = 0;
 			return 0;
 		}
-		if (parse_bytes(val, 1ull << 42, &c->size)) {
-			snprintf(err, errlen, "workload pagecache: malformed size '%s' (0, or 4K..4T)",
-				 val);
-			return -1;
-		}
-		return 0;
+		return size_key("pagecache", "size", val, 1ull << 42, "0, or 4K..4T", &c->size, err,
+				errlen);
 	}
 	if (!strcmp(key, "files"))
 		return uint_key("pagecache", key, val, 1, 64, &c->files, err, errlen);

@@ -177,6 +177,10 @@ static void test_refusals(void)
 	CHECK(build("16G", NULL, "page", NULL, NULL) == -1 && strstr(err, "alignment"));
 	CHECK(build("16G", NULL, NULL, "11", NULL) == -1 && strstr(err, "pageblock order"));
 	CHECK(build("16G", NULL, NULL, "", NULL) == -1);
+	/* counts are decimals with any leading zeros, as --cpus takes them */
+	CHECK(build("16G", NULL, NULL, "09", "04") == 0 && b.spec.pageblock_order == 9 &&
+	      b.spec.nr_cpus == 4);
+	CHECK(build("16G", NULL, NULL, "9.0", NULL) == -1 && strstr(err, "pageblock order"));
 	CHECK(build("16G", NULL, NULL, NULL, "0") == -1 && strstr(err, "cpu count"));
 	CHECK(build("16G", NULL, NULL, NULL, "1025") == -1);
 	CHECK(build("16G", NULL, NULL, NULL, "4x") == -1);

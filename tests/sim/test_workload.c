@@ -57,8 +57,8 @@ int main(void)
 	CHECK(w.ebizzy.chunks == 3 && w.ebizzy.threads == 4 && w.ebizzy.seconds == 5);
 	CHECK(w.ebizzy.instances == 20 && w.thp);
 	CHECK(parse("ebizzy:s=268435456") == 0 && w.ebizzy.size == 268435456);
-	CHECK(refused("ebizzy:s=100", "malformed size '100'"));
-	CHECK(refused("ebizzy:s=1X", "malformed size"));
+	CHECK(refused("ebizzy:s=100", "workload ebizzy: s=100 is out of range (4K..16G)"));
+	CHECK(refused("ebizzy:s=1X", "workload ebizzy: s=1X is a malformed size (4K..16G)"));
 	CHECK(refused("ebizzy:n=0", "n=0 is malformed or out of range"));
 	CHECK(refused("ebizzy:n=17", "out of range 1..16"));
 	CHECK(refused("ebizzy:t=-1", "malformed"));
@@ -92,8 +92,8 @@ int main(void)
 	CHECK(refused("kernbench:files=0", "files=0 is malformed or out of range 1..1000000"));
 	CHECK(refused("kernbench:headers=x", "headers=x is malformed"));
 	CHECK(refused("kernbench:includes=-1", "includes=-1 is malformed"));
-	CHECK(refused("kernbench:heap=5G", "workload kernbench: malformed heap '5G' (4K..4G)"));
-	CHECK(refused("kernbench:heap=100", "malformed heap '100'"));
+	CHECK(refused("kernbench:heap=5G", "workload kernbench: heap=5G is out of range (4K..4G)"));
+	CHECK(refused("kernbench:heap=100", "heap=100 is out of range"));
 	CHECK(refused("kernbench:cpu=1.5", "cpu=1.5 is malformed"));
 	CHECK(refused("kernbench:prime=2", "prime=2 is malformed or out of range 0..1"));
 	CHECK(refused("kernbench:thp=yes", "workload kernbench: thp=yes (expected always or never)"));
@@ -104,8 +104,8 @@ int main(void)
 	CHECK(parse("pagecache:size=3G,files=4,passes=1") == 0);
 	CHECK(w.pagecache.size == 3ull << 30 && w.pagecache.files == 4 && w.pagecache.passes == 1);
 	CHECK(parse("pagecache:size=0") == 0 && w.pagecache.size == 0);
-	CHECK(refused("pagecache:size=5T", "workload pagecache: malformed size '5T' (0, or 4K..4T)"));
-	CHECK(refused("pagecache:size=-1", "malformed size"));
+	CHECK(refused("pagecache:size=5T", "workload pagecache: size=5T is out of range (0, or 4K..4T)"));
+	CHECK(refused("pagecache:size=-1", "size=-1 is a malformed size"));
 	/* sizes as everywhere on the command line (sim/size.h), whole pages */
 	CHECK(parse("pagecache:size=4T") == 0 && w.pagecache.size == 1ull << 42);
 	CHECK(parse("pagecache:size=4TiB") == 0 && w.pagecache.size == 1ull << 42);
@@ -113,11 +113,11 @@ int main(void)
 	CHECK(parse("pagetest:size=512mb") == 0 && w.pagetest.size == 512ull << 20);
 	CHECK(parse("kernbench:heap=48MiB") == 0 && w.kernbench.heap == 48ull << 20);
 	CHECK(parse("ebizzy:s=64kib") == 0 && w.ebizzy.size == 64ull << 10);
-	CHECK(refused("pagetest:size=4097", "workload pagetest: malformed size '4097' (4K..8T)"));
-	CHECK(refused("pagetest:size=32T", "(4K..8T)"));
+	CHECK(refused("pagetest:size=4097", "workload pagetest: size=4097 is not a whole number of 4K pages (4K..8T)"));
+	CHECK(refused("pagetest:size=32T", "size=32T is out of range (4K..8T)"));
 	CHECK(refused("pagetest:size=16T", "(4K..8T)"));	/* 2^32 pages: mapped none */
 	CHECK(refused("ebizzy:s=1T", "(4K..16G)"));
-	CHECK(refused("ebizzy:s=4KX", "malformed size"));
+	CHECK(refused("ebizzy:s=4KX", "s=4KX is a malformed size"));
 	CHECK(refused("pagecache:files=0", "files=0 is malformed or out of range 1..64"));
 	CHECK(refused("pagecache:files=65", "out of range 1..64"));
 	CHECK(refused("pagecache:passes=0", "passes=0 is malformed or out of range 1..1000"));
