@@ -306,6 +306,10 @@ static int add_bench(struct bench_opts *opt, const char *name)
 {
 	for (unsigned int b = 0; b < B_NR; b++) {
 		if (!strcmp(name, bench_defs[b].name)) {
+			if (opt->benches & (1u << b)) {	/* as a size or policy given twice */
+				bench_err("benchmark '%s' given twice", name);
+				return 1;
+			}
 			opt->benches |= 1u << b;
 			return 0;
 		}

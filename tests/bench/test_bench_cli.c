@@ -101,6 +101,8 @@ static void test_bad_input(void)
 			  "--runs", "1"), 1);
 	expect_error(ARGS("--size", "4M", "--policies", "sorted,mainline,sorted", "--bench",
 			  "pair_empty", "--ops", "1", "--runs", "1"), 1);
+	expect_error(ARGS("--size", "4M", "--bench", "pair_empty,pair_empty", "--ops", "1",
+			  "--runs", "1"), 1);
 }
 
 /*
