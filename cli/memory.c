@@ -30,6 +30,6 @@ int mpm_cli_runs_that_fit(const char *cmd, const struct mpm_machine_spec *spec,
 		n = want;
 	if (fit)
 		*fit = (unsigned int)n;
-	*vma_limit = mpm_run_vma_table_limit(spec, budget / n);
+	*vma_limit = n ? mpm_run_vma_table_limit(spec, budget / n) : 0;
 	return 0;
 }
