@@ -59,12 +59,12 @@ void mpm_cli_usage(FILE *out);
  * memory.c: how many runs on machines built from @spec
  * (mpm_run_bytes_estimate) fit at once in the memory a command may plan to
  * use (MEMPOWER_MEMORY_LIMIT, else MemAvailable), at most @want, into @fit
- * (may be NULL), and the vma_table_limit of each (0: no budget known) into
- * *@vma_limit; MPM_EXIT_FAIL after printing why if not even one fits or
+ * (may be NULL), and the table_limit of each (0: no budget known) into
+ * *@table_limit; MPM_EXIT_FAIL after printing why if not even one fits or
  * the limit is malformed.
  */
 int mpm_cli_runs_that_fit(const char *cmd, const struct mpm_machine_spec *spec,
-			  unsigned int want, unsigned int *fit, uint64_t *vma_limit);
+			  unsigned int want, unsigned int *fit, uint64_t *table_limit);
 
 /* One "mempower: ..." line on stderr; returns @status. */
 __attribute__((format(printf, 2, 3)))

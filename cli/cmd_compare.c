@@ -637,11 +637,11 @@ static int execute(struct compare *c)
 	struct executor *ex;
 	pthread_t tid[MAX_RUNS];
 	unsigned int n = c->jobs < c->nr_runs ? c->jobs : c->nr_runs, started = 0;
-	uint64_t vma_limit;
+	uint64_t table_limit;
 	int r = 0;
 
 	/* no more machines at once than the memory holds: results do not change */
-	if (mpm_cli_runs_that_fit("compare", &c->spec.spec, n, &n, &vma_limit))
+	if (mpm_cli_runs_that_fit("compare", &c->spec.spec, n, &n, &table_limit))
 		return MPM_EXIT_FAIL;
 	ex = calloc(1, sizeof(*ex));
 	if (!ex)
@@ -653,7 +653,7 @@ static int execute(struct compare *c)
 	for (unsigned int i = 0; i < c->nr_runs; i++) {
 		ex->t[i] = -1;
 		set_run_switches(c, i);
-		c->cfg[i].vma_table_limit = vma_limit;
+		c->cfg[i].table_limit = table_limit;
 	}
 	/* the calling thread is one of the workers */
 	while (started + 1 < n && !pthread_create(&tid[started], NULL, execute_worker, ex))

@@ -147,7 +147,7 @@ static int validate(struct job *j, bool stats)
 	c->nr_pricing = 1;
 	/* last: a malformed option is reported as such, whatever the machine */
 	return mpm_cli_runs_that_fit(stats ? "stats" : "run", c->spec, 1, NULL,
-				     &c->vma_table_limit);
+				     &c->table_limit);
 }
 
 static void progress(void *arg, double t, double duration)

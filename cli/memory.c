@@ -3,7 +3,7 @@
  * A machine too large for this host is refused with a line that says so
  * instead of ending in the OOM killer, and compare runs no more machines at
  * once than fit.  What is left of each run's share bounds its workload's
- * page tables (mpm_run_vma_table_limit).  The budget is io/membudget.h's.
+ * page tables (mpm_run_table_limit).  The budget is io/membudget.h's.
  */
 #include <stdint.h>
 
@@ -12,7 +12,7 @@
 #include "sim/run.h"
 
 int mpm_cli_runs_that_fit(const char *cmd, const struct mpm_machine_spec *spec,
-			  unsigned int want, unsigned int *fit, uint64_t *vma_limit)
+			  unsigned int want, unsigned int *fit, uint64_t *table_limit)
 {
 	uint64_t per_run = mpm_run_bytes_estimate(spec), budget, n;
 	char err[256];
@@ -30,6 +30,6 @@ int mpm_cli_runs_that_fit(const char *cmd, const struct mpm_machine_spec *spec,
 		n = want;
 	if (fit)
 		*fit = (unsigned int)n;
-	*vma_limit = n ? mpm_run_vma_table_limit(spec, budget / n) : 0;
+	*table_limit = n ? mpm_run_table_limit(spec, budget / n) : 0;
 	return 0;
 }

@@ -156,15 +156,16 @@ static int parse_sized(const char *s, struct mpm_spec_buf *b,
 		num[n] = '\0';
 		if (mpm_parse_u64(num, &nodes))
 			goto malformed;
-		if (nodes < 1 || nodes > MPM_MAX_NUMNODES) {
-			snprintf(err, errlen, "machine '%s': node count must be 1..%d",
-				 s, MPM_MAX_NUMNODES);
-			return -1;
-		}
 		s = x + 1;
 	}
+	/* the whole form first: "99xbox" is no size spec, and may name a file */
 	if (mpm_parse_size(s, &bytes, err, errlen))
 		goto malformed;
+	if (nodes < 1 || nodes > MPM_MAX_NUMNODES) {
+		snprintf(err, errlen, "machine '%s': node count must be 1..%d", spec,
+			 MPM_MAX_NUMNODES);
+		return -1;
+	}
 	if (bytes % MPM_PAGE_SIZE) {
 		snprintf(err, errlen, "machine size '%s' is not a multiple of 4K", spec);
 		return -1;

@@ -129,7 +129,7 @@ static int time_unit(const char *unit, double *ns)
 static int value(struct ctx *c, const struct field *f, const char *key, json_t *v,
 		 double clk_mhz, double *out)
 {
-	const char *s;
+	const char *s, *num;
 	char *end;
 	double x, ns;
 
@@ -146,8 +146,9 @@ static int value(struct ctx *c, const struct field *f, const char *key, json_t *
 	s = json_string_value(v);
 	errno = 0;
 	x = strtod(s, &end);
-	/* decimal only: strtod also takes "0x320", "inf" and "nan" */
-	if (end == s || errno || !isfinite(x) || strspn(s, "+-.0123456789eE") < (size_t)(end - s))
+	/* decimal only: strtod also takes "0x320", "inf" and "nan" (after spaces) */
+	num = s + strspn(s, " ");
+	if (end == s || errno || !isfinite(x) || strspn(num, "+-.0123456789eE") < (size_t)(end - num))
 		return fail(c, f->section, key, "malformed value '%s'", s);
 	while (*end == ' ')
 		end++;
@@ -204,21 +205,29 @@ static int load_field(struct ctx *c, json_t *root, const struct field *f,
 }
 
 /*
- * memoryId and memoryType, both optional, are strings; the name is printed
- * in tables as it is, so it may hold no control character.
+ * memoryId and memoryType, both optional (null as absent), are strings;
+ * the name is printed in tables as it is, so it may hold no control
+ * character: C0, DEL, or C1 (U+0080..U+009F, UTF-8 C2 80..C2 9F).
  */
-static int name_field(struct ctx *c, const char *key, json_t *v)
+static int name_field(struct ctx *c, const char *key, json_t **v)
 {
-	const char *s;
+	const unsigned char *s;
 
-	if (!v)
+	if (json_is_null(*v))
+		*v = NULL;
+	if (!*v)
 		return 0;
-	if (!json_is_string(v))
+	if (!json_is_string(*v))
 		return fail(c, NULL, NULL, "%s: expected a string", key);
-	for (s = json_string_value(v); *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return fail(c, NULL, NULL, "%s: a control character (0x%02x) in a name",
-				    key, (unsigned char)*s);
+	for (s = (const unsigned char *)json_string_value(*v); *s; s++) {
+		unsigned int cp = *s;
+
+		if (cp == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+			cp = s[1];
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			return fail(c, NULL, NULL, "%s: a control character (U+%04X) in a name",
+				    key, cp);
+	}
 	return 0;
 }
 
@@ -247,7 +256,7 @@ int mpm_memspec_load(const char *path, struct mpm_memspec *s, char *err, size_t 
 	}
 	id = json_object_get(root, "memoryId");
 	type = json_object_get(root, "memoryType");
-	if (name_field(&c, "memoryId", id) || name_field(&c, "memoryType", type))
+	if (name_field(&c, "memoryId", &id) || name_field(&c, "memoryType", &type))
 		goto out;
 	if (id)
 		utf8_copy(s->name, sizeof(s->name), json_string_value(id));

@@ -268,11 +268,12 @@ struct ksim {
 	struct kvma **dead_vmas;	/* unmapped; freed at the end (workloads may hold them) */
 	size_t nr_dead_vmas, dead_cap;
 	/*
-	 * Host bytes the live vmas' pfn, pte and huge tables take, and the
-	 * most they may (0 = no limit): a mapping past it fails the run
-	 * rather than the host (mpm_run_vma_table_limit).
+	 * Host bytes the per-page tables of the live vmas (pfn, pte, huge)
+	 * and of the files (pfn, dirty) take, and the most they may (0 = no
+	 * limit): a mapping or a file past it fails the run rather than the
+	 * host (ksim_charge_tables, mpm_run_table_limit).
 	 */
-	uint64_t vma_table_bytes, vma_table_limit;
+	uint64_t table_bytes, table_limit;
 	struct klru *lru;		/* [zone id]: one LRU per zone, as 3.12's lruvec */
 	unsigned int nr_zones;
 	unsigned int *zone_node;	/* [zone id] */
@@ -344,6 +345,13 @@ int ksim_migrate_page(void *arg, uint32_t owner, uint32_t index, uint64_t from, 
 /* Fail the run with a one-line reason (the first failure is kept); cold. */
 void ksim_fail(struct ksim *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), cold));
+/*
+ * Charge @bytes of per-page tables, which @what (the start of a sentence)
+ * is about to allocate, against k->table_limit; false after failing the
+ * run when they do not fit.  bytes are given back by subtracting them
+ * from k->table_bytes.
+ */
+bool ksim_charge_tables(struct ksim *k, uint64_t bytes, const char *what);
 /*
  * Pages the model says are in use: mapped anonymous pages, page-table pages,
  * mmu_gather batch pages, kernel stacks, slab pages, page cache.  With the

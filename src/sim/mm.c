@@ -12,7 +12,6 @@
  * for write; mmaps and faults of the other threads wait for it.
  */
 #include "sim/ksim.h"
-#include "sim/size.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -118,25 +117,6 @@ static uint64_t vma_table_bytes(uint64_t npages)
 }
 
 /*
- * The simulator's own limit, not the kernel's: the tables of a mapping of
- * @npages would take the vmas past k->vma_table_limit (an 8 TiB pagetest
- * on a small machine, say), so the run fails with one line instead.
- */
-static bool vma_tables_too_large(struct ksim *k, uint32_t npages)
-{
-	uint64_t need = k->vma_table_bytes + vma_table_bytes(npages);
-	char want[32], have[32];
-
-	if (!k->vma_table_limit || need <= k->vma_table_limit)
-		return false;
-	ksim_fail(k, "the workload maps more memory than this host can simulate: its page "
-		  "tables would need %s, more than the %s left for them",
-		  mpm_format_mem(need, want, sizeof(want)),
-		  mpm_format_mem(k->vma_table_limit, have, sizeof(have)));
-	return true;
-}
-
-/*
  * vm_mmap_pgoff: mmap_sem for write first (a munmap of another thread
  * holds it across quanta; the mapping itself takes no time here), then
  * mmap_region: the vm_area_struct is allocated (vm_area_alloc) before the
@@ -153,11 +133,17 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 	void *vma_obj;
 	size_t slot;
 
-	if (wait_mmap_sem(k, t) || vma_tables_too_large(k, npages))
+	if (wait_mmap_sem(k, t))
+		return NULL;
+	/* the simulator's own limit, not the kernel's (an 8T pagetest, say) */
+	if (!ksim_charge_tables(k, vma_table_bytes(npages),
+				"the workload maps more memory"))
 		return NULL;
 	vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
-	if (!vma_obj)
+	if (!vma_obj) {
+		k->table_bytes -= vma_table_bytes(npages);
 		return NULL;
+	}
 	v = calloc(1, sizeof(*v));
 	if (!v || !(v->pfn = malloc(npages * sizeof(*v->pfn))) ||
 	    !(v->pte = malloc(chunks * sizeof(*v->pte))) || !(v->huge = calloc(chunks, 1))) {
@@ -181,7 +167,6 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 		ksim_slab_free(k, vma_obj, cpu);
 		return NULL;
 	}
-	k->vma_table_bytes += vma_table_bytes(npages);
 	v->va = find_va(mm, npages, &slot);
 	v->npages = npages;
 	v->mm = mm;
@@ -437,7 +422,7 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	free(v->pfn);
 	free(v->pte);
 	free(v->huge);
-	k->vma_table_bytes -= vma_table_bytes(v->npages);
+	k->table_bytes -= vma_table_bytes(v->npages);
 	v->pfn = v->pte = NULL;
 	v->huge = NULL;
 	k->owner_obj[v->id] = NULL;

@@ -502,8 +502,13 @@ uint64_t ksim_alloc_page_failed(struct ksim *k, mpm_gfp_t gfp, unsigned int orde
 
 struct kfile *ksim_new_file(struct ksim *k, uint32_t npages, unsigned int cpu)
 {
-	struct kfile *f = calloc(1, sizeof(*f));
+	struct kfile *f;
 
+	/* pfn and dirty per page, kept to the end of the run */
+	if (!ksim_charge_tables(k, (uint64_t)npages * (sizeof(*f->pfn) + sizeof(*f->dirty)),
+				"the workload's files hold more pages"))
+		return NULL;
+	f = calloc(1, sizeof(*f));
 	if (!f || !(f->pfn = malloc(npages * sizeof(*f->pfn))) ||
 	    !(f->dirty = calloc(npages, 1))) {
 		if (f)

@@ -499,7 +499,7 @@ static int drive_ksim(struct mpm_run *run, char *err, size_t errlen)
 		goto nomem;
 	run->k->owner = run;
 	run->k->check_every_op = cfg->check_every_op;
-	run->k->vma_table_limit = cfg->vma_table_limit;
+	run->k->table_limit = cfg->table_limit;
 	if (cfg->boot_system && mpm_boot_idle_system(run->k))
 		goto fail;
 	/* t = 0 is the idle system, not the bare machine sampled at creation */
@@ -589,14 +589,14 @@ uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
 	return pages + pages / 2 + (64ull << 20);
 }
 
-uint64_t mpm_run_vma_table_limit(const struct mpm_machine_spec *spec, uint64_t share)
+uint64_t mpm_run_table_limit(const struct mpm_machine_spec *spec, uint64_t share)
 {
-	uint64_t fixed = mpm_machine_spec_bytes(spec) + (64ull << 20);
+	uint64_t pages = mpm_machine_spec_bytes(spec);
 
 	if (!share)
 		return 0;
-	/* the per-page half of the estimate, and whatever the share has over it */
-	return share > fixed ? share - fixed : 1;
+	/* the estimate's per-page half and 64 MiB, and what the share has over them */
+	return share > pages ? share - pages : 1;
 }
 
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,

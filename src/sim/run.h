@@ -39,10 +39,10 @@ struct mpm_run_config {
 	bool boot_system;			/* ksim workloads: an idle system first */
 	bool until_idle;			/* stop when the workload is done (+2 s) */
 	/*
-	 * Host bytes the address spaces' per-page tables may take (ksim:
-	 * vma_table_limit), mpm_run_vma_table_limit(); 0 = no limit.
+	 * Host bytes the address spaces' and files' per-page tables may take
+	 * (ksim: table_limit), mpm_run_table_limit(); 0 = no limit.
 	 */
-	uint64_t vma_table_limit;
+	uint64_t table_limit;
 	/* the DRAM power model, priced sample by sample; 0 = none */
 	struct mpm_power_pricing pricing[MPM_MAX_PRICING];
 	unsigned int nr_pricing;
@@ -120,13 +120,15 @@ struct mpm_run {
  */
 uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec);
 /*
- * What the address spaces' per-page tables of such a run may take when it
- * may hold @share bytes in all (0: no budget known, no limit): the share
- * less the page array and the 64 MiB, so at least the estimate's "half as
- * much again".  A workload that maps more virtual memory than that fails
- * its run with one line instead of exhausting the host.
+ * What the per-page tables of a run's address spaces and files may take
+ * (ksim's table_limit) when the run may hold @share bytes in all (0: no
+ * budget known, no limit): the share less the page array, so at least the
+ * estimate's "half as much again" and its 64 MiB -- on a small machine the
+ * tables outgrow the half (the cover-letter ebizzy maps 8.5 MiB of them at
+ * any scale).  A workload that maps or caches more fails its run with one
+ * line instead of exhausting the host.
  */
-uint64_t mpm_run_vma_table_limit(const struct mpm_machine_spec *spec, uint64_t share);
+uint64_t mpm_run_table_limit(const struct mpm_machine_spec *spec, uint64_t share);
 
 /* 0 on success; -1 with a one-line reason.  mpm_run_fini() either way. */
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,

@@ -79,7 +79,7 @@ int mpm_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 
 		if (v > (UINT64_MAX - d) / 10) {
 			snprintf(err, errlen, "size '%s' is too large", s);
-			return -1;
+			return -2;
 		}
 		v = v * 10 + d;
 	}
@@ -89,7 +89,7 @@ int mpm_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen)
 	}
 	if (shift && v > (UINT64_MAX >> shift)) {
 		snprintf(err, errlen, "size '%s' is too large", s);
-		return -1;
+		return -2;
 	}
 	*bytes = v << shift;
 	return 0;

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 0 on success; -1 with a one-line reason (without a "mempower:" prefix). */
+/*
+ * 0 on success; -1 with a one-line reason (without a "mempower:" prefix),
+ * or -2 with one for a well-formed size past 2^64 - 1.
+ */
 int mpm_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
 
 /* Strict unsigned decimal: "0".."18446744073709551615", nothing else. */

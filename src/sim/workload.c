@@ -104,23 +104,29 @@ range:
  * one page up to @max.
  */
 /*
- * A size parameter: whole pages, 4K up to @max (whose spelling, with any
- * other value allowed, is @range), into *@out.
+ * A size parameter: whole pages, 4K up to @max, or 0 in any spelling
+ * where @zero_ok (@range spells what is allowed), into *@out.
  */
 static int size_key(const char *name, const char *key, const char *val, uint64_t max,
-		    const char *range, uint64_t *out, char *err, size_t errlen)
+		    bool zero_ok, const char *range, uint64_t *out, char *err, size_t errlen)
 {
 	char why[128];
 	uint64_t v;
+	int r;
 
-	if (mpm_parse_size(val, &v, why, sizeof(why))) {
+	r = mpm_parse_size(val, &v, why, sizeof(why));
+	if (r == -1) {
 		snprintf(err, errlen, "workload %s: %s=%s is a malformed size (%s)", name, key, val,
 			 range);
 		return -1;
 	}
-	if (v < MPM_PAGE_SIZE || v > max || v % MPM_PAGE_SIZE) {
+	if (r == 0 && zero_ok && v == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (r || v < MPM_PAGE_SIZE || v > max || v % MPM_PAGE_SIZE) {
 		snprintf(err, errlen, "workload %s: %s=%s is %s (%s)", name, key, val,
-			 v % MPM_PAGE_SIZE && v > MPM_PAGE_SIZE && v <= max ?
+			 !r && v % MPM_PAGE_SIZE && v > MPM_PAGE_SIZE && v <= max ?
 			 "not a whole number of 4K pages" : "out of range", range);
 		return -1;
 	}
@@ -175,7 +181,8 @@ static int ebizzy_key(struct mpm_workload *w, const char *key, const char *val,
 	struct mpm_ebizzy_wl *e = &w->ebizzy;
 
 	if (!strcmp(key, "s")) {
-		return size_key("ebizzy", "s", val, 1ull << 34, "4K..16G", &e->size, err, errlen);
+		return size_key("ebizzy", "s", val, 1ull << 34, false, "4K..16G", &e->size, err,
+				errlen);
 	}
 	if (!strcmp(key, "n"))
 		return uint_key("ebizzy", key, val, 1, 16, &e->chunks, err, errlen);
@@ -210,7 +217,8 @@ static int pagetest_key(struct mpm_workload *w, const char *key, const char *val
 
 	if (!strcmp(key, "size")) {
 		/* 2^31 pages at most: the mapping's page counts are 32-bit (mm.c) */
-		return size_key("pagetest", "size", val, 1ull << 43, "4K..8T", &t->size, err, errlen);
+		return size_key("pagetest", "size", val, 1ull << 43, false, "4K..8T", &t->size, err,
+				errlen);
 	}
 	if (!strcmp(key, "free")) {
 		if (uint_key("pagetest", key, val, 0, 1, &f, err, errlen))
@@ -246,7 +254,8 @@ static int kernbench_key(struct mpm_workload *w, const char *key, const char *va
 	if (!strcmp(key, "cpu"))
 		return uint_key("kernbench", key, val, 0, 3600000, &b->cpu_ms, err, errlen);
 	if (!strcmp(key, "heap")) {
-		return size_key("kernbench", "heap", val, 1ull << 32, "4K..4G", &b->heap, err, errlen);
+		return size_key("kernbench", "heap", val, 1ull << 32, false, "4K..4G", &b->heap, err,
+				errlen);
 	}
 	if (!strcmp(key, "prime")) {
 		if (uint_key("kernbench", key, val, 0, 1, &f, err, errlen))
@@ -271,12 +280,8 @@ static int pagecache_key(struct mpm_workload *w, const char *key, const char *va
 
 	if (!strcmp(key, "size")) {
 		/* 0 = from the machine; otherwise a page count that fits a kfile */
-		if (!strcmp(val, "0")) {
-			c->size = 0;
-			return 0;
-		}
-		return size_key("pagecache", "size", val, 1ull << 42, "0, or 4K..4T", &c->size, err,
-				errlen);
+		return size_key("pagecache", "size", val, 1ull << 42, true, "0, or 4K..4T", &c->size,
+				err, errlen);
 	}
 	if (!strcmp(key, "files"))
 		return uint_key("pagecache", key, val, 1, 64, &c->files, err, errlen);

@@ -173,6 +173,9 @@ expect "[ \$(grep -c '\"policy\": ' '$TMP/j3.json') -eq 3 ]" "--jobs 3: want 3 r
 MEMPOWER_MEMORY_LIMIT=1M run_mpm "${C[@]}" "${P[@]}" --jobs 3
 need=$(sed -n 's/^mempower: compare: the machine needs about \([0-9]*\) MiB of memory.*/\1/p' <<<"$err")
 expect "[ $rc -eq 1 ] && [ -n '$need' ]" "compare with 1M of memory: exit $rc ($err)"
+# just over one machine: the workload's tables still fit (mpm_run_table_limit)
+MEMPOWER_MEMORY_LIMIT=$((${need:-1} + 1))M run_mpm "${C[@]}" --policies mainline --jobs 3
+expect "[ $rc -eq 0 ]" "compare with memory for one machine and 1M: exit $rc ($err)"
 MEMPOWER_MEMORY_LIMIT=$((${need:-1} * 3 / 2))M run_mpm "${C[@]}" "${P[@]}" --jobs 3 --json "$TMP/jm.json"
 expect "[ $rc -eq 0 ]" "--jobs 3 with memory for one run: exit $rc ($err)"
 expect "cmp -s <(strip_host '$TMP/j1.json') <(strip_host '$TMP/jm.json')" \

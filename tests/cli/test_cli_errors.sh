@@ -85,6 +85,13 @@ capture 120 "$mpm_abs" run --machine ./64M --workload none
 expect "[ $rc -eq 1 ] && [[ \"\$err\" == 'mempower: ./64M: line 1'* ]]" "--machine ./64M: exit $rc ($err)"
 capture 120 "$mpm_abs" run --machine mybox --workload none
 expect "[ $rc -eq 0 ]" "--machine mybox, a file: exit $rc ($err)"
+# NxSIZE's node count is checked only once the whole is a size spec
+cp "$DATA/good-minimal.json" "$TMP/cwd/0xbox"
+capture 120 "$mpm_abs" run --machine 0xbox --workload none
+expect "[ $rc -eq 0 ]" "--machine 0xbox, a file: exit $rc ($err)"
+capture 120 "$mpm_abs" run --machine 0x16G --workload none
+expect "[ $rc -eq 1 ] && [ \"\$err\" = \"mempower: machine '0x16G': node count must be 1..64\" ]" \
+	"--machine 0x16G: exit $rc ($err)"
 cd "$here" || exit 1
 
 # a machine larger than the memory there is: refused before it is built
@@ -102,11 +109,14 @@ MEMPOWER_MEMORY_LIMIT=0 expect_error 1 "MEMPOWER_MEMORY_LIMIT=0: must be more th
 MEMPOWER_MEMORY_LIMIT=128M run_mpm run --machine 1G --workload none
 expect "[ $rc -eq 0 ]" "1G machine with 128M of memory: exit $rc ($err)"
 # and a workload that maps more than the rest of the budget holds tables
-# for (4 bytes a page: 256 MiB for 256G, and the idle system's daemons)
-# fails its run, not the host
+# for (4 bytes a page: 256 MiB for 256G, and the idle system's daemons),
+# or caches more (5 bytes a file page), fails its run, not the host
 MEMPOWER_MEMORY_LIMIT=256M expect_error 1 \
-	"the workload maps more memory than this host can simulate: its page tables would need 257 MiB, more than the 192 MiB left for them" \
+	"the workload maps more memory than this host can simulate: its per-page tables would need 257 MiB, more than the 255 MiB left for them" \
 	run --machine 64M --workload pagetest:size=256G
+MEMPOWER_MEMORY_LIMIT=128M expect_error 1 \
+	"the workload's files hold more pages than this host can simulate: its per-page tables would need 160 MiB, more than the 127 MiB left for them" \
+	run --machine 64M --workload pagecache:size=64G,files=2 --duration 1
 MEMPOWER_MEMORY_LIMIT=256M run_mpm run --machine 64M --workload pagetest:size=32G
 expect "[ $rc -eq 0 ]" "a 32G pagetest with 256M of memory: exit $rc ($err)"
 # without the variable, MemAvailable: 15 TiB needs about 90 GiB

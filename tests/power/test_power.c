@@ -772,9 +772,29 @@ static void test_memspec_files(void)
 	expect_bad_edit("\"DDR3\"", "3", "memoryType: expected a string");
 	expect_bad_edit("\"hand-typed", "[\"hand-typed\"], \"x\": \"", "memoryId: expected a string");
 	expect_bad_edit("hand-typed", "hand\\u001btyped",
-			"memoryId: a control character (0x1b) in a name");
+			"memoryId: a control character (U+001B) in a name");
+	expect_bad_edit("hand-typed", "hand\\u009btyped",
+			"memoryId: a control character (U+009B) in a name");
 	expect_bad_edit("\"ioPower\"", "\"idd02\": 4, \"ioPower\"",
 			"IPP currents given without vpp");
+	/* spaces before a number, a null name and a non-ASCII one are fine */
+	{
+		char path[] = "/tmp/mpm-memspec-XXXXXX";
+
+		edited_copy("\"800 MHz\"", "\" 800 MHz\"", path);
+		CHECK(mpm_memspec_load(path, &s, err, sizeof(err)) == 0 && s.clk_mhz == 800);
+		unlink(path);
+		strcpy(path, "/tmp/mpm-memspec-XXXXXX");
+		edited_copy("\"hand-typed DDR3-1600 x16 2Gb\"", "null", path);
+		CHECK(mpm_memspec_load(path, &s, err, sizeof(err)) == 0 &&
+		      !strncmp(s.name, "/tmp/mpm-memspec-", 17));
+		unlink(path);
+		strcpy(path, "/tmp/mpm-memspec-XXXXXX");
+		edited_copy("hand-typed", "hand\\u00e9typed", path);
+		CHECK(mpm_memspec_load(path, &s, err, sizeof(err)) == 0 &&
+		      !strcmp(s.name, "hand\xc3\xa9typed DDR3-1600 x16 2Gb"));
+		unlink(path);
+	}
 	/* the edit itself is sound: with the voltage, that file loads */
 	{
 		char path[] = "/tmp/mpm-memspec-XXXXXX";

@@ -115,6 +115,9 @@ int main(void)
 	CHECK(parse("ebizzy:s=64kib") == 0 && w.ebizzy.size == 64ull << 10);
 	CHECK(refused("pagetest:size=4097", "workload pagetest: size=4097 is not a whole number of 4K pages (4K..8T)"));
 	CHECK(refused("pagetest:size=32T", "size=32T is out of range (4K..8T)"));
+	CHECK(refused("pagetest:size=16777216T", "size=16777216T is out of range (4K..8T)"));
+	CHECK(parse("pagecache:size=0K") == 0 && w.pagecache.size == 0);
+	CHECK(refused("pagetest:size=0", "size=0 is out of range (4K..8T)"));
 	CHECK(refused("pagetest:size=16T", "(4K..8T)"));	/* 2^32 pages: mapped none */
 	CHECK(refused("ebizzy:s=1T", "(4K..16G)"));
 	CHECK(refused("ebizzy:s=4KX", "s=4KX is a malformed size"));
