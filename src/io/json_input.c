@@ -13,6 +13,7 @@ json_t *mpm_json_load_path(const char *path, json_error_t *jerr)
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	int flags;
 	json_t *root;
+	FILE *f;
 
 	if (fd < 0) {
 		memset(jerr, 0, sizeof(*jerr));
@@ -25,7 +26,17 @@ json_t *mpm_json_load_path(const char *path, json_error_t *jerr)
 	flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		(void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, jerr);
-	close(fd);
+	/* through stdio: json_loadfd() reads one byte per read(2), 1.5 s per MB */
+	f = fdopen(fd, "r");
+	if (!f) {
+		memset(jerr, 0, sizeof(*jerr));
+		jerr->line = jerr->column = -1;
+		snprintf(jerr->text, sizeof(jerr->text), "unable to read %s: %s", path,
+			 strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, jerr);
+	fclose(f);
 	return root;
 }

@@ -155,7 +155,10 @@ static int value(struct ctx *c, const struct field *f, const char *key, json_t *
 	if (f->kind == K_CLOCKS && time_unit(end, &ns) == 0) {
 		if (!(clk_mhz > 0))
 			return fail(c, f->section, key, "a time in ns needs clkMhz above 0");
-		*out = ceil(x * ns * clk_mhz / 1000 - 1e-9);	/* JEDEC: round up to clocks */
+		/* JEDEC: round up to clocks, so a positive time is at least one */
+		*out = ceil(x * ns * clk_mhz / 1000 - 1e-9);
+		if (x > 0 && *out < 1)
+			*out = 1;
 		return 0;
 	}
 	if (!unit_factor(f->kind, end))
@@ -194,7 +197,7 @@ static int load_field(struct ctx *c, json_t *root, const struct field *f,
 		return fail(c, f->section, key, "negative (%g)", x);
 	if (f->kind == K_COUNT) {
 		if (x != floor(x) || x < 1 || x > 1e9)
-			return fail(c, f->section, key, "expected a positive integer");
+			return fail(c, f->section, key, "expected a whole number from 1 to 10^9");
 		unsigned int u = (unsigned int)x;
 
 		memcpy((char *)s + f->off, &u, sizeof(u));	/* the field at offsetof() */

@@ -46,7 +46,7 @@ bool ksim_charge_tables(struct ksim *k, uint64_t bytes, const char *what)
 	char want[32], have[32];
 
 	if (k->table_limit && need > k->table_limit) {
-		ksim_fail(k, "%s than this host can simulate: its per-page tables would need %s, "
+		ksim_fail(k, "%s than this host can simulate: its tables would need %s, "
 			  "more than the %s left for them", what,
 			  table_figure(need, true, want, sizeof(want)),
 			  table_figure(k->table_limit, false, have, sizeof(have)));

@@ -31,6 +31,8 @@
 #define NSEC_PER_SEC	1000000000ull
 #define PAGES_PER_PMD	512u		/* pages mapped by one PTE page */
 #define NO_PFN32	UINT32_MAX
+/* pfns below 2^31: tables keep them in 32 bits, GATHER_HUGE the top one */
+#define KSIM_MAX_PFNS	(1ull << 31)
 
 /* Model parameters; each default and its source is in docs/sim-parameters.md. */
 struct ksim_params {
@@ -268,8 +270,9 @@ struct ksim {
 	struct kvma **dead_vmas;	/* unmapped; freed at the end (workloads may hold them) */
 	size_t nr_dead_vmas, dead_cap;
 	/*
-	 * Host bytes the per-page tables of the live vmas (pfn, pte, huge)
-	 * and of the files (pfn, dirty) take, and the most they may (0 = no
+	 * Host bytes the per-page tables of the live vmas (pfn, pte, huge),
+	 * the records of every vma mapped so far (mm.c: VMA_RECORD_BYTES) and
+	 * the files' tables (pfn, dirty) take, and the most they may (0 = no
 	 * limit): a mapping or a file past it fails the run rather than the
 	 * host (ksim_charge_tables, mpm_run_table_limit).
 	 */

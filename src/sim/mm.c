@@ -108,13 +108,25 @@ static uint64_t find_va(const struct kmm *mm, uint32_t npages, size_t *slot)
 
 static bool wait_mmap_sem(struct ksim *k, struct ktask *t);
 
+/* malloc's per-allocation overhead (glibc: one size word, 16-byte chunks) */
+#define MALLOC_OVERHEAD		16
+
 /* Host bytes of a vma's per-page tables: pfn, and pte + huge per 2 MiB */
 static uint64_t vma_table_bytes(uint64_t npages)
 {
 	uint64_t chunks = (npages + PAGES_PER_PMD - 1) / PAGES_PER_PMD;
 
-	return npages * sizeof(uint32_t) + chunks * (sizeof(uint32_t) + 1);
+	return npages * sizeof(uint32_t) + chunks * (sizeof(uint32_t) + 1) + 3 * MALLOC_OVERHEAD;
 }
+
+/*
+ * What outlives a vma's unmapping to the end of the run: its struct and
+ * its slot on k->dead_vmas, and its owner id's entries (ksim_new_owner;
+ * twice, as the table grows by doubling), so that many small mappings are
+ * bounded as one large one is.
+ */
+#define VMA_RECORD_BYTES \
+	(sizeof(struct kvma) + MALLOC_OVERHEAD + sizeof(void *) + 2 * (sizeof(void *) + 1))
 
 /*
  * vm_mmap_pgoff: mmap_sem for write first (a munmap of another thread
@@ -136,12 +148,12 @@ struct kvma *ksim_mmap(struct ksim *k, struct ktask *t, uint32_t npages)
 	if (wait_mmap_sem(k, t))
 		return NULL;
 	/* the simulator's own limit, not the kernel's (an 8T pagetest, say) */
-	if (!ksim_charge_tables(k, vma_table_bytes(npages),
-				"the workload maps more memory"))
+	if (!ksim_charge_tables(k, vma_table_bytes(npages) + VMA_RECORD_BYTES,
+				"the workload maps more memory, or more often,"))
 		return NULL;
 	vma_obj = ksim_slab_alloc(k, SLAB_VMA, cpu);
 	if (!vma_obj) {
-		k->table_bytes -= vma_table_bytes(npages);
+		k->table_bytes -= vma_table_bytes(npages) + VMA_RECORD_BYTES;
 		return NULL;
 	}
 	v = calloc(1, sizeof(*v));
@@ -422,7 +434,7 @@ static void bury_vma(struct ksim *k, struct kvma *v)
 	free(v->pfn);
 	free(v->pte);
 	free(v->huge);
-	k->table_bytes -= vma_table_bytes(v->npages);
+	k->table_bytes -= vma_table_bytes(v->npages);	/* the record stays charged */
 	v->pfn = v->pte = NULL;
 	v->huge = NULL;
 	k->owner_obj[v->id] = NULL;

@@ -11,6 +11,7 @@
 #include "sim/churn.h"
 #include "sim/ebizzy.h"
 #include "sim/ksim.h"
+#include "sim/size.h"
 #include "sim/rng.h"
 #include "sim/workload_progs.h"
 
@@ -580,13 +581,28 @@ static int take_sample_idle_or_churn(struct mpm_run *run, char *err, size_t errl
 	return r;
 }
 
+/* One past the machine's highest pfn: the per-pageblock arrays reach it from pfn 0. */
+static uint64_t spec_end_pfn(const struct mpm_machine_spec *spec)
+{
+	uint64_t end = 0;
+
+	for (unsigned int i = 0; i < spec->nr_zones; i++)
+		if (spec->zones[i].end_pfn > end)
+			end = spec->zones[i].end_pfn;
+	return end;
+}
+
 uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
 {
 	uint64_t pages = mpm_machine_spec_bytes(spec);
+	unsigned int pbo = spec->pageblock_order ? spec->pageblock_order : MPM_MAX_ORDER - 1;
+	/* pb_region and ksim's access counters (kernel models only), per pageblock from pfn 0 */
+	uint64_t per_pb = sizeof(unsigned int) + NR_TOUCH * sizeof(uint32_t);
+	uint64_t pbs = (spec_end_pfn(spec) >> pbo) + 1;
 
-	if (pages > (UINT64_MAX - (64ull << 20)) / 3 * 2)
+	if (pages > (UINT64_MAX - (64ull << 20)) / 3 * 2 || pbs > UINT64_MAX / 4 / per_pb)
 		return UINT64_MAX;
-	return pages + pages / 2 + (64ull << 20);
+	return pages + pages / 2 + (64ull << 20) + pbs * per_pb;
 }
 
 uint64_t mpm_run_table_limit(const struct mpm_machine_spec *spec, uint64_t share)
@@ -613,6 +629,16 @@ int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,
 	    cfg->duration != floor(cfg->duration)) {
 		snprintf(err, errlen, "duration %g: a kernel-model workload runs whole seconds",
 			 cfg->duration);
+		return -1;
+	}
+	/* ksim keeps pfns in 32 bits, the top one marking a THP (GATHER_HUGE) */
+	if (mpm_workload_is_kernel_model(cfg->workload.kind) &&
+	    spec_end_pfn(cfg->spec) > KSIM_MAX_PFNS) {
+		char end[32];
+
+		snprintf(err, errlen, "the kernel-model workloads simulate memory below 8T "
+			 "(pfn 2^31); this machine's ends at %s",
+			 mpm_format_size(spec_end_pfn(cfg->spec) << 12, end, sizeof(end)));
 		return -1;
 	}
 	if (pricing_interval_ns(cfg) < NSEC_PER_SEC && !mpm_workload_is_kernel_model(cfg->workload.kind)) {

@@ -116,7 +116,10 @@ struct mpm_run {
  * own per-page state -- a pfn for every page an address space maps or a
  * file caches -- and 64 MiB for everything else.  On a 16 GiB machine the
  * six workloads peak at 70-93 MB resident, 17.5-23.2 bytes per page;
- * this says 24 plus the 64 MiB.
+ * this says 24 plus the 64 MiB.  Plus 16 bytes per pageblock from pfn 0
+ * to the machine's end (the power model's pageblock map and ksim's access
+ * counters), which matter only for memory far above 4 GiB: 4 GiB for a
+ * zone just below 4 PiB.
  */
 uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec);
 /*

@@ -117,7 +117,11 @@ char *mpm_format_mem(uint64_t bytes, char *buf, size_t len)
 {
 	if (bytes >= 1ull << 30)
 		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
-	else
+	else if (bytes >= 1ull << 20)
 		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
+	else if (bytes >= 1ull << 10)
+		snprintf(buf, len, "%.0f KiB", (double)bytes / (double)(1ull << 10));
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
 	return buf;
 }

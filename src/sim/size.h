@@ -27,7 +27,8 @@ int mpm_parse_u64(const char *s, uint64_t *val);
 char *mpm_format_size(uint64_t bytes, char *buf, size_t len);
 
 /*
- * @bytes for a reader, rounded: "90.1 GiB", or "70 MiB" below a GiB.
+ * @bytes for a reader, rounded: "90.1 GiB", "70 MiB" below a GiB, "12 KiB"
+ * below a MiB, "100 bytes" below a KiB.
  * Returns @buf.
  */
 char *mpm_format_mem(uint64_t bytes, char *buf, size_t len);

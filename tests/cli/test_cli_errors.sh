@@ -112,11 +112,31 @@ expect "[ $rc -eq 0 ]" "1G machine with 128M of memory: exit $rc ($err)"
 # for (4 bytes a page: 256 MiB for 256G, and the idle system's daemons),
 # or caches more (5 bytes a file page), fails its run, not the host
 MEMPOWER_MEMORY_LIMIT=256M expect_error 1 \
-	"the workload maps more memory than this host can simulate: its per-page tables would need 257 MiB, more than the 255 MiB left for them" \
+	"the workload maps more memory, or more often, than this host can simulate: its tables would need 257 MiB, more than the 255 MiB left for them" \
 	run --machine 64M --workload pagetest:size=256G
 MEMPOWER_MEMORY_LIMIT=128M expect_error 1 \
-	"the workload's files hold more pages than this host can simulate: its per-page tables would need 160 MiB, more than the 127 MiB left for them" \
+	"the workload's files hold more pages than this host can simulate: its tables would need 160 MiB, more than the 127 MiB left for them" \
 	run --machine 64M --workload pagecache:size=64G,files=2 --duration 1
+# every mapping's record stays to the end: many small ones are bounded too
+# (ebizzy of 4K chunks maps about 80 MB of them a second)
+MEMPOWER_MEMORY_LIMIT=128M expect_error 1 \
+	"the workload maps more memory, or more often, than this host can simulate: its tables would need" \
+	run --machine 64M --workload ebizzy:s=4K --duration 10
+MEMPOWER_MEMORY_LIMIT=1K expect_error 1 "more than the 1 KiB that MEMPOWER_MEMORY_LIMIT allows" \
+	run --machine 64M --workload none
+# the per-pageblock arrays count from pfn 0: a zone just below 4 PiB
+printf '{"nodes":[{"zones":[{"type":"Normal","start":"4194300G","end":"4194304G"}]}]}' > "$TMP/far.json"
+MEMPOWER_MEMORY_LIMIT=512M expect_error 1 "run: the machine needs about 16.1 GiB of memory" \
+	run --machine "$TMP/far.json" --workload none
+# the kernel model keeps pfns in 31 bits: memory past 8T is refused for it
+printf '{"nodes":[{"zones":[{"type":"Normal","start":"8192G","end":"8193G"}]}]}' > "$TMP/8t.json"
+for w in pagetest kernbench:files=50,headers=50 pagecache:size=256M ebizzy:s=8M,t=2,S=1; do
+	expect_error 1 "the kernel-model workloads simulate memory below 8T (pfn 2^31); this machine's ends at 8193G" \
+		run --machine "$TMP/8t.json" --workload $w --duration 3
+done
+printf '{"nodes":[{"zones":[{"type":"Normal","start":"8191G","end":"8192G"}]}]}' > "$TMP/below8t.json"
+run_mpm run --machine "$TMP/below8t.json" --workload kernbench:files=50,headers=50 --duration 3
+expect "[ $rc -eq 0 ]" "kernbench on memory just below 8T: exit $rc ($err)"
 MEMPOWER_MEMORY_LIMIT=256M run_mpm run --machine 64M --workload pagetest:size=32G
 expect "[ $rc -eq 0 ]" "a 32G pagetest with 256M of memory: exit $rc ($err)"
 # without the variable, MemAvailable: 15 TiB needs about 90 GiB

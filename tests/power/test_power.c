@@ -770,6 +770,10 @@ static void test_memspec_files(void)
 			"memtimingspec.clkMhz: malformed value '0x320 MHz'");
 	expect_bad_edit("\"160 ns\"", "\"nan ns\"", "memtimingspec.RFC: malformed value 'nan ns'");
 	expect_bad_edit("\"DDR3\"", "3", "memoryType: expected a string");
+	expect_bad_edit("\"nbrOfRows\": 16384", "\"nbrOfRows\": 2000000000",
+			"memarchitecturespec.nbrOfRows: expected a whole number from 1 to 10^9");
+	/* a positive time is at least one clock: here shorter than RFC's 128 */
+	expect_bad_edit("\"7.8 us\"", "\"1e-30 ps\"", "RFC 128 >= REFI 1");
 	expect_bad_edit("\"hand-typed", "[\"hand-typed\"], \"x\": \"", "memoryId: expected a string");
 	expect_bad_edit("hand-typed", "hand\\u001btyped",
 			"memoryId: a control character (U+001B) in a name");
