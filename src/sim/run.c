@@ -600,7 +600,8 @@ uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
 	uint64_t per_pb = sizeof(unsigned int) + NR_TOUCH * sizeof(uint32_t);
 	uint64_t pbs = (spec_end_pfn(spec) >> pbo) + 1;
 
-	if (pages > (UINT64_MAX - (64ull << 20)) / 3 * 2 || pbs > UINT64_MAX / 4 / per_pb)
+	/* saturating, as mpm_machine_spec_bytes: each term at most a quarter */
+	if (pages > UINT64_MAX / 4 || pbs > UINT64_MAX / 4 / per_pb)
 		return UINT64_MAX;
 	return pages + pages / 2 + (64ull << 20) + pbs * per_pb;
 }
