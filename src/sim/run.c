@@ -592,28 +592,42 @@ static uint64_t spec_end_pfn(const struct mpm_machine_spec *spec)
 	return end;
 }
 
-uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
+/*
+ * What a run holds whatever its workload does: the page array, and per
+ * pageblock from pfn 0 the power model's pb_region and ksim's access
+ * counters (the kernel models' only; counted for every run).
+ */
+static uint64_t fixed_bytes(const struct mpm_machine_spec *spec)
 {
 	uint64_t pages = mpm_machine_spec_bytes(spec);
 	unsigned int pbo = spec->pageblock_order ? spec->pageblock_order : MPM_MAX_ORDER - 1;
-	/* pb_region and ksim's access counters (kernel models only), per pageblock from pfn 0 */
 	uint64_t per_pb = sizeof(unsigned int) + NR_TOUCH * sizeof(uint32_t);
 	uint64_t pbs = (spec_end_pfn(spec) >> pbo) + 1;
 
 	/* saturating, as mpm_machine_spec_bytes: each term at most a quarter */
 	if (pages > UINT64_MAX / 4 || pbs > UINT64_MAX / 4 / per_pb)
+		return UINT64_MAX / 2;
+	return pages + pbs * per_pb;
+}
+
+uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec)
+{
+	uint64_t fixed = fixed_bytes(spec);
+
+	if (fixed >= UINT64_MAX / 2)
 		return UINT64_MAX;
-	return pages + pages / 2 + (64ull << 20) + pbs * per_pb;
+	/* half the page array again for the per-page state, and 64 MiB */
+	return fixed + mpm_machine_spec_bytes(spec) / 2 + (64ull << 20);
 }
 
 uint64_t mpm_run_table_limit(const struct mpm_machine_spec *spec, uint64_t share)
 {
-	uint64_t pages = mpm_machine_spec_bytes(spec);
+	uint64_t fixed = fixed_bytes(spec);
 
 	if (!share)
 		return 0;
 	/* the estimate's per-page half and 64 MiB, and what the share has over them */
-	return share > pages ? share - pages : 1;
+	return share > fixed ? share - fixed : 1;
 }
 
 int mpm_run_execute(const struct mpm_run_config *cfg, struct mpm_run *run,

@@ -125,8 +125,9 @@ uint64_t mpm_run_bytes_estimate(const struct mpm_machine_spec *spec);
 /*
  * What the per-page tables of a run's address spaces and files may take
  * (ksim's table_limit) when the run may hold @share bytes in all (0: no
- * budget known, no limit): the share less the page array, so at least the
- * estimate's "half as much again" and its 64 MiB -- on a small machine the
+ * budget known, no limit): the share less the page array and the
+ * per-pageblock arrays, so at least the estimate's "half as much again"
+ * and its 64 MiB -- on a small machine the
  * tables outgrow the half (the cover-letter ebizzy maps 8.5 MiB of them at
  * any scale).  A workload that maps or caches more fails its run with one
  * line instead of exhausting the host.
