@@ -62,19 +62,31 @@ static inline bool mpm_key_repeated(struct mpm_keys *k, const char *key)
 	return false;
 }
 
+/* A name ending in ".json", in any case: a JSON file whatever else exists. */
+static inline bool mpm_arg_is_json_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 5 && !strcasecmp(s + n - 5, ".json");
+}
+
+/* An existing regular file (not a directory, FIFO or device). */
+static inline bool mpm_arg_is_regular_file(const char *s)
+{
+	struct stat st;
+
+	return stat(s, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /*
  * A value that names a JSON file rather than a preset, as --power takes
  * them (after its presets): one ending in ".json" (any case), or an
  * existing regular file by any name.  --machine tries its presets and
- * sizes first too (machine_spec.c: load_source).
+ * sizes before the second (machine_spec.c: load_source).
  */
 static inline bool mpm_arg_names_file(const char *s)
 {
-	size_t n = strlen(s);
-	struct stat st;
-
-	return (n >= 5 && !strcasecmp(s + n - 5, ".json")) ||
-	       (stat(s, &st) == 0 && S_ISREG(st.st_mode));
+	return mpm_arg_is_json_name(s) || mpm_arg_is_regular_file(s);
 }
 
 #endif /* MPM_IO_ARGV_H */

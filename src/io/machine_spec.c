@@ -199,8 +199,6 @@ malformed:
 static int load_source(const char *s, struct mpm_spec_buf *b, bool *from_file,
 		       char *err, size_t errlen)
 {
-	size_t n = strlen(s);
-	struct stat st;
 	int r;
 
 	*from_file = false;
@@ -208,7 +206,7 @@ static int load_source(const char *s, struct mpm_spec_buf *b, bool *from_file,
 		snprintf(err, errlen, "empty machine spec");
 		return -1;
 	}
-	if (n >= 5 && !strcasecmp(s + n - 5, ".json")) {
+	if (mpm_arg_is_json_name(s)) {
 		*from_file = true;
 		return mpm_machine_json_load(s, b, err, errlen);
 	}
@@ -216,7 +214,7 @@ static int load_source(const char *s, struct mpm_spec_buf *b, bool *from_file,
 	if (r)
 		return r > 0 ? 0 : -1;
 	r = parse_sized(s, b, err, errlen);
-	if (r == -2 && stat(s, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (r == -2 && mpm_arg_is_regular_file(s)) {
 		*from_file = true;
 		return mpm_machine_json_load(s, b, err, errlen);
 	}

@@ -3,8 +3,8 @@
  * ksim set-up, the owner table, the main loop and the owner checker.
  */
 #include "sim/ksim.h"
+#include "sim/size.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,24 +22,6 @@ void ksim_fail(struct ksim *k, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * @bytes rounded to a tenth of a GiB from a GiB up, else to a MiB; up
- * (@up) or down, so that a need printed beside the limit it exceeds never
- * reads as equal to it.
- */
-static char *table_figure(uint64_t bytes, bool up, char *buf, size_t len)
-{
-	bool gib = bytes >= 1ull << 30;
-	double x = (double)bytes / (gib ? (double)(1ull << 30) / 10 : (double)(1ull << 20));
-
-	x = up ? ceil(x) : floor(x);
-	if (gib)
-		snprintf(buf, len, "%.1f GiB", x / 10);
-	else
-		snprintf(buf, len, "%.0f MiB", x);
-	return buf;
-}
-
 bool ksim_charge_tables(struct ksim *k, uint64_t bytes, const char *what)
 {
 	uint64_t need = k->table_bytes + bytes;
@@ -48,8 +30,8 @@ bool ksim_charge_tables(struct ksim *k, uint64_t bytes, const char *what)
 	if (k->table_limit && need > k->table_limit) {
 		ksim_fail(k, "%s than this host can simulate: its tables would need %s, "
 			  "more than the %s left for them", what,
-			  table_figure(need, true, want, sizeof(want)),
-			  table_figure(k->table_limit, false, have, sizeof(have)));
+			  mpm_format_mem_round(need, 1, want, sizeof(want)),
+			  mpm_format_mem_round(k->table_limit, -1, have, sizeof(have)));
 		return false;
 	}
 	k->table_bytes = need;

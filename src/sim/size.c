@@ -7,6 +7,7 @@
 #include "sim/size.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -113,15 +114,30 @@ char *mpm_format_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+char *mpm_format_mem_round(uint64_t bytes, int dir, char *buf, size_t len)
+{
+	/* GiB to a tenth, MiB and KiB whole */
+	static const struct { unsigned int shift; int digits; const char *unit; } units[] = {
+		{ 30, 1, "GiB" }, { 20, 0, "MiB" }, { 10, 0, "KiB" },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		double x, per;
+
+		if (bytes < 1ull << units[i].shift)
+			continue;
+		/* in the printed digits' steps, rounded as asked */
+		per = units[i].digits ? 10 : 1;
+		x = (double)bytes / (double)(1ull << units[i].shift) * per;
+		x = dir > 0 ? ceil(x) : dir < 0 ? floor(x) : x;
+		snprintf(buf, len, "%.*f %s", units[i].digits, x / per, units[i].unit);
+		return buf;
+	}
+	snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+	return buf;
+}
+
 char *mpm_format_mem(uint64_t bytes, char *buf, size_t len)
 {
-	if (bytes >= 1ull << 30)
-		snprintf(buf, len, "%.1f GiB", (double)bytes / (double)(1ull << 30));
-	else if (bytes >= 1ull << 20)
-		snprintf(buf, len, "%.0f MiB", (double)bytes / (double)(1ull << 20));
-	else if (bytes >= 1ull << 10)
-		snprintf(buf, len, "%.0f KiB", (double)bytes / (double)(1ull << 10));
-	else
-		snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
-	return buf;
+	return mpm_format_mem_round(bytes, 0, buf, len);
 }

@@ -32,5 +32,11 @@ char *mpm_format_size(uint64_t bytes, char *buf, size_t len);
  * Returns @buf.
  */
 char *mpm_format_mem(uint64_t bytes, char *buf, size_t len);
+/*
+ * The same, rounded up (@dir > 0) or down (@dir < 0) to the printed
+ * digits, so that a need printed beside the limit it exceeds never reads
+ * as equal to it; @dir 0 is mpm_format_mem's nearest.
+ */
+char *mpm_format_mem_round(uint64_t bytes, int dir, char *buf, size_t len);
 
 #endif /* MPM_SIM_SIZE_H */
