@@ -7,10 +7,10 @@
  * zones by priority until each is above its high watermark (balance_pgdat),
  * dirty pages being written back and rotated (pageout), and frees them on a
  * cpu of its node.  An allocation that fails goes through direct reclaim
- * (SWAP_CLUSTER_MAX pages a round, over the allocation's zonelist; after a
- * round that freed something, all pcp lists drained if the attempt still
- * fails, as __alloc_pages_direct_reclaim does) and, when a round frees
- * nothing, for orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY,
+ * (by priority over the allocation's zonelist until SWAP_CLUSTER_MAX pages
+ * are freed; after a round that made progress, all pcp lists drained if the
+ * attempt still fails, as __alloc_pages_direct_reclaim does) and, without
+ * progress, for orders up to PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY,
  * the OOM killer: the process with most rss + page tables dies.  There is
  * no swap.
  */
@@ -150,23 +150,74 @@ static uint64_t shrink_zone(struct ksim *k, unsigned int zid, uint64_t nr_to_rec
 }
 
 /*
- * try_to_free_pages' shrink_zones, one round of SWAP_CLUSTER_MAX pages:
- * the zones of the failed allocation's zonelist, in its order.
+ * zone_reclaimable: the zone's LRU holds page cache.  3.12 also gives a
+ * zone up once it has been scanned six times over with no page freed into
+ * it since (pages_scanned); not modelled.
  */
-static uint64_t shrink_zones(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu)
+static bool zone_reclaimable(const struct ksim *k, unsigned int zid)
+{
+	return k->lru[zid].nr_pages != 0;
+}
+
+/*
+ * shrink_lruvec for global direct reclaim, with no swap: zone @zid's LRU is
+ * scanned by lru_size >> @priority pages (get_scan_count: file pages only,
+ * and no force_scan for global direct reclaim, so a zone that small gives
+ * nothing at this priority), SWAP_CLUSTER_MAX at a time, until the zone has
+ * given nr_to_reclaim = SWAP_CLUSTER_MAX ("For global direct reclaim,
+ * reclaim only the number of pages requested").  The test comes after each
+ * batch, which is reclaimed whole, so a zone may give up to
+ * 2 * SWAP_CLUSTER_MAX - 1 pages.
+ */
+static uint64_t shrink_lruvec_direct(struct ksim *k, unsigned int zid, int priority,
+				     unsigned int cpu)
+{
+	uint64_t nr = k->lru[zid].nr_pages >> priority, nr_reclaimed = 0;
+
+	while (nr) {
+		uint64_t batch = nr < SWAP_CLUSTER_MAX ? nr : SWAP_CLUSTER_MAX, scanned;
+
+		nr -= batch;
+		nr_reclaimed += shrink_zone(k, zid, UINT64_MAX, batch, cpu, &scanned);
+		if (scanned < batch || nr_reclaimed >= SWAP_CLUSTER_MAX)
+			break;		/* the LRU ran out, or enough */
+	}
+	return nr_reclaimed;
+}
+
+/*
+ * try_to_free_pages (do_try_to_free_pages) for page cache only: from
+ * DEF_PRIORITY down to 0, each round shrinks every zone of the failed
+ * allocation's zonelist, in its order (shrink_zones; after DEF_PRIORITY a
+ * zone that is not reclaimable is left to kswapd), and reclaim stops after
+ * the round that brought the total to nr_to_reclaim = SWAP_CLUSTER_MAX.
+ * Returns the pages reclaimed.  *@progress gets them too, or 1 when none
+ * were but a zone of the zonelist is still reclaimable ("top priority
+ * shrink_zones still had more to do? don't OOM, then"): here only when
+ * every page scanned was dirty, and has been written back since.
+ */
+static uint64_t try_to_free_pages(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu,
+				  uint64_t *progress)
 {
 	unsigned int zids[64];
 	size_t nr = mpm_zonelist_zones(k->m, gfp, cpu, zids, 64);
-	uint64_t freed = 0;
+	uint64_t nr_reclaimed = 0;
 
 	if (nr > 64)
 		nr = 64;	/* a zonelist holds each zone once: never with this few */
-	for (size_t i = 0; i < nr && freed < SWAP_CLUSTER_MAX; i++) {
-		uint64_t scanned;
-
-		freed += shrink_zone(k, zids[i], SWAP_CLUSTER_MAX - freed, UINT64_MAX, cpu, &scanned);
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		for (size_t i = 0; i < nr; i++) {
+			if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
+				continue;
+			nr_reclaimed += shrink_lruvec_direct(k, zids[i], priority, cpu);
+		}
+		if (nr_reclaimed >= SWAP_CLUSTER_MAX)
+			break;
 	}
-	return freed;
+	*progress = nr_reclaimed;
+	for (size_t i = 0; i < nr && !*progress; i++)
+		*progress = zone_reclaimable(k, zids[i]);
+	return nr_reclaimed;
 }
 
 /*
@@ -179,16 +230,6 @@ static bool zone_balanced(const struct mpm_zone_info *zi, uint64_t gap,
 			  enum mpm_zone_type classzone)
 {
 	return zi->free_pages > zi->wmark_high + gap + zi->lowmem_reserve[classzone];
-}
-
-/*
- * zone_reclaimable: the zone's LRU holds page cache.  3.12 also gives a
- * zone up once it has been scanned six times over with no page freed into
- * it since (pages_scanned); not modelled.
- */
-static bool zone_reclaimable(const struct ksim *k, unsigned int zid)
-{
-	return k->lru[zid].nr_pages != 0;
 }
 
 /*
@@ -417,18 +458,17 @@ uint64_t ksim_alloc_page(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 }
 
 /*
- * __alloc_pages_direct_reclaim: a round of reclaim; only if it freed
- * something, an attempt, and if that fails (pages may sit on other cpus'
- * pcp lists) drain_all_pages and one more attempt.  A round that freed
- * nothing returns at once, without draining.
+ * __alloc_pages_direct_reclaim: try_to_free_pages; only if it made
+ * progress, an attempt, and if that fails (pages may sit on other cpus'
+ * pcp lists) drain_all_pages and one more attempt.  Without progress it
+ * returns at once, without draining.
  */
 static uint64_t direct_reclaim(struct ksim *k, mpm_gfp_t gfp, unsigned int order,
 			       unsigned int cpu, uint64_t *progress)
 {
 	uint64_t pfn;
 
-	*progress = shrink_zones(k, gfp, cpu);
-	k->c.direct_reclaimed += *progress;
+	k->c.direct_reclaimed += try_to_free_pages(k, gfp, cpu, progress);
 	if (!*progress)
 		return MPM_NO_PFN;
 	pfn = try_alloc(k, gfp, order, cpu);

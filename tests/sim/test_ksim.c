@@ -305,12 +305,20 @@ static void test_readahead_noretry(void)
 
 /*
  * __alloc_pages_direct_reclaim drains every pcp list when the attempt after
- * a round that freed something fails.  Reclaim frees its 32 pages onto the
+ * a round that freed something fails.  Reclaim frees its pages onto the
  * reclaiming cpu's pcp list (cold), where the zone's watermark test, which
  * counts only the buddy lists' pages, does not see them: the attempt fails,
  * the drain puts them in the buddy lists, and the second attempt takes one.
  * One round, no OOM kill.  Without the drain every round would leave its
  * pages on the list until the list reached its high mark.
+ *
+ * The round is try_to_free_pages by priority.  cpu 1's zonelist is node 1's
+ * Normal (297 pages of the file on its LRU), then node 0's DMA32 (215).
+ * Each priority scans lru_size >> priority of each zone, all clean here:
+ * nothing down to priority 9, then Normal / DMA32 give 1 / 0 (priority 8),
+ * 2 / 1, 4 / 3, 9 / 6 and 17 / 12 (priority 4), where the total, 55,
+ * passes SWAP_CLUSTER_MAX.  Stopping at the first 32 pages would have
+ * taken them all from Normal.
  */
 static void test_direct_reclaim_drains(void)
 {
@@ -329,11 +337,51 @@ static void test_direct_reclaim_drains(void)
 	ksim_read_file(k, f, 0, 512, t->cpu, false);
 	REQUIRE(f->cached == 512);
 	nheld = hold_all_pages(k->m, t->cpu, &held);
+	REQUIRE(t->cpu == 1 && k->lru[1].nr_pages == 297 && k->lru[0].nr_pages == 215);
 	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
 	CHECK(pfn != MPM_NO_PFN);
-	CHECK_EQ_U(k->c.direct_reclaimed, 32);
+	CHECK_EQ_U(k->c.direct_reclaimed, 55);
+	CHECK_EQ_U(k->lru[1].nr_pages, 297 - 33);
+	CHECK_EQ_U(k->lru[0].nr_pages, 215 - 22);
 	CHECK_EQ_U(k->c.oom_kills, 0);
-	CHECK_EQ_U(f->cached, 512 - 32);
+	CHECK_EQ_U(f->cached, 512 - 55);
+	oom_test_end(&r, pfn, t->cpu, held, nheld);
+}
+
+/*
+ * try_to_free_pages that frees nothing still reports progress while a zone
+ * of the zonelist is reclaimable ("top priority shrink_zones still had more
+ * to do? don't OOM, then").  The file's one page is dirty: the first round
+ * writes it back (priority 0 scans the whole LRU) and frees nothing, so the
+ * slow path tries again instead of killing; the second round frees it, and
+ * that page, one above the min watermark hold_all_pages left, is the one
+ * the allocation gets.  No OOM kill: had no progress been reported, the
+ * process would have died with its page cache still there.
+ */
+static void test_direct_reclaim_dirty_progress(void)
+{
+	struct mpm_machine_spec s;
+	struct mpm_run_config c;
+	struct mpm_run r;
+	struct kfile *f;
+	struct ktask *t;
+	uint64_t *held, nheld, pfn;
+	struct ksim *k;
+
+	k = after_pagetest(&r, &c, &s, 1u << 15);
+	REQUIRE(ksim_cached_pages(k) == 0);
+	t = current_with_rss(k);
+	f = ksim_new_file(k, 1, t->cpu);
+	REQUIRE(f);
+	ksim_write_file(k, f, 0, 1, t->cpu);
+	REQUIRE(f->cached == 1 && f->dirty[0]);
+	nheld = hold_all_pages(k->m, t->cpu, &held);
+	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, t->cpu);
+	CHECK(pfn != MPM_NO_PFN);
+	CHECK_EQ_U(k->c.direct_reclaimed, 1);
+	CHECK_EQ_U(f->cached, 0);
+	CHECK_EQ_U(k->c.oom_kills, 0);
+	CHECK(t->state != TASK_DEAD);
 	oom_test_end(&r, pfn, t->cpu, held, nheld);
 }
 
@@ -639,6 +687,7 @@ int main(void)
 	test_oom_badness(false);
 	test_oom_badness(true);
 	test_direct_reclaim_drains();
+	test_direct_reclaim_dirty_progress();
 	test_free_regions_min_between_samples();
 	test_determinism();
 	return t_report("sim/ksim");

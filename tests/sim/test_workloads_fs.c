@@ -170,9 +170,14 @@ static uint64_t lru_live(const struct ksim *k, unsigned int z)
 }
 
 /*
- * Direct reclaim walks the failed allocation's zonelist (shrink_zones).  In
- * zone order cpu 0's list for GFP_HIGHUSER_MOVABLE starts with node 1's
- * Normal, not its own node's DMA32: a round takes its 32 pages there.
+ * Direct reclaim walks the failed allocation's zonelist (shrink_zones) at
+ * each priority, every zone of it.  In zone order cpu 0's list for
+ * GFP_HIGHUSER_MOVABLE starts with node 1's Normal, not its own node's
+ * DMA32.  Each zone gives lru_size >> priority clean pages: Normal / DMA32
+ * 1 / 1 at DEF_PRIORITY, 3 / 2, 5 / 5, and 11 / 11 at priority 9, where
+ * the total, 39, passes SWAP_CLUSTER_MAX.  A GFP_DMA32 allocation's
+ * zonelist holds DMA32 alone, so the same rounds take nothing from Normal:
+ * 1, 2, 5, 11 and, at priority 8, 23, 42 in all.
  */
 static void test_direct_reclaim_zonelist(void)
 {
@@ -197,11 +202,23 @@ static void test_direct_reclaim_zonelist(void)
 	live[0] = lru_live(k, 0);
 	live[1] = lru_live(k, 1);
 	REQUIRE(live[0] && live[1] >= 32);
+	REQUIRE(live[1] == 6145 && live[0] == 6143);
 	pfn = ksim_alloc_page(k, MPM_GFP_HIGHUSER_MOVABLE, 0, 0);
 	CHECK(pfn != MPM_NO_PFN);
-	CHECK_EQ_U(k->c.direct_reclaimed, 32);
-	CHECK_EQ_U(lru_live(k, 1), live[1] - 32);
-	CHECK_EQ_U(lru_live(k, 0), live[0]);
+	CHECK_EQ_U(k->c.direct_reclaimed, 39);
+	CHECK_EQ_U(lru_live(k, 1), live[1] - 20);
+	CHECK_EQ_U(lru_live(k, 0), live[0] - 19);
+	if (pfn != MPM_NO_PFN)
+		mpm_free_pages(k->m, pfn, 0, 0);
+	release_held(k->m, held, nheld);
+	live[0] = lru_live(k, 0);
+	live[1] = lru_live(k, 1);
+	nheld = hold_all_pages(k->m, 0, &held);
+	pfn = ksim_alloc_page(k, MPM_GFP_KERNEL | MPM___GFP_DMA32, 0, 0);
+	CHECK(pfn != MPM_NO_PFN);
+	CHECK_EQ_U(k->c.direct_reclaimed, 39 + 42);
+	CHECK_EQ_U(lru_live(k, 1), live[1]);
+	CHECK_EQ_U(lru_live(k, 0), live[0] - 42);
 	if (pfn != MPM_NO_PFN)
 		mpm_free_pages(k->m, pfn, 0, 0);
 	release_held(k->m, held, nheld);
