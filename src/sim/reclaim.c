@@ -170,7 +170,7 @@ static bool zone_reclaimable(const struct ksim *k, unsigned int zid)
  * 2 * SWAP_CLUSTER_MAX - 1 pages.
  */
 static uint64_t shrink_lruvec_direct(struct ksim *k, unsigned int zid, int priority,
-				     unsigned int cpu)
+				     unsigned int cpu, uint64_t *nr_scanned)
 {
 	uint64_t nr = k->lru[zid].nr_pages >> priority, nr_reclaimed = 0;
 
@@ -179,6 +179,7 @@ static uint64_t shrink_lruvec_direct(struct ksim *k, unsigned int zid, int prior
 
 		nr -= batch;
 		nr_reclaimed += shrink_zone(k, zid, UINT64_MAX, batch, cpu, &scanned);
+		*nr_scanned += scanned;
 		if (scanned < batch || nr_reclaimed >= SWAP_CLUSTER_MAX)
 			break;		/* the LRU ran out, or enough */
 	}
@@ -193,15 +194,19 @@ static uint64_t shrink_lruvec_direct(struct ksim *k, unsigned int zid, int prior
  * the round that brought the total to nr_to_reclaim = SWAP_CLUSTER_MAX.
  * Returns the pages reclaimed.  *@progress gets them too, or 1 when none
  * were but a zone of the zonelist is still reclaimable ("top priority
- * shrink_zones still had more to do? don't OOM, then"): here only when
- * every page scanned was dirty, and has been written back since.
+ * shrink_zones still had more to do? don't OOM, then").  Priority 0 scans
+ * every zone's whole LRU, so that happens here only when every page
+ * scanned was dirty, and has been written back since: the next call frees
+ * them.  Progress also needs a page scanned, so that an LRU count gone
+ * wrong (the owner checker recounts it) ends in the OOM killer rather
+ * than in a slow path that retries for ever.
  */
 static uint64_t try_to_free_pages(struct ksim *k, mpm_gfp_t gfp, unsigned int cpu,
 				  uint64_t *progress)
 {
 	unsigned int zids[64];
 	size_t nr = mpm_zonelist_zones(k->m, gfp, cpu, zids, 64);
-	uint64_t nr_reclaimed = 0;
+	uint64_t nr_reclaimed = 0, nr_scanned = 0;
 
 	if (nr > 64)
 		nr = 64;	/* a zonelist holds each zone once: never with this few */
@@ -209,13 +214,14 @@ static uint64_t try_to_free_pages(struct ksim *k, mpm_gfp_t gfp, unsigned int cp
 		for (size_t i = 0; i < nr; i++) {
 			if (priority != DEF_PRIORITY && !zone_reclaimable(k, zids[i]))
 				continue;
-			nr_reclaimed += shrink_lruvec_direct(k, zids[i], priority, cpu);
+			nr_reclaimed += shrink_lruvec_direct(k, zids[i], priority, cpu,
+							     &nr_scanned);
 		}
 		if (nr_reclaimed >= SWAP_CLUSTER_MAX)
 			break;
 	}
 	*progress = nr_reclaimed;
-	for (size_t i = 0; i < nr && !*progress; i++)
+	for (size_t i = 0; i < nr && !*progress && nr_scanned; i++)
 		*progress = zone_reclaimable(k, zids[i]);
 	return nr_reclaimed;
 }
