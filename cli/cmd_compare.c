@@ -499,8 +499,7 @@ static int build_machine(struct compare *c, bool cover)
 	c->spec.spec.nr_cpus = cpus ? cpus : 1;
 	c->spec.spec.zonelist_order = c->zonelist_order;
 	mpm_boot_reserve(&c->spec.spec, &c->reserve);
-	if (c->thp)
-		c->spec.spec.min_free_kbytes = mpm_thp_min_free_kbytes(&c->spec.spec);
+	c->spec.spec.khugepaged = c->thp;	/* set_recommended_min_free_kbytes */
 	return 0;
 }
 

@@ -14,7 +14,6 @@
 
 #include "cli.h"
 #include "io/result_json.h"
-#include "sim/boot_reserve.h"
 #include "sim/size.h"
 #include "sim/workload.h"
 
@@ -114,11 +113,10 @@ static int validate(struct job *j, bool stats)
 	c->workload_str = w;
 	/*
 	 * transparent_hugepage=always starts khugepaged, whose
-	 * set_recommended_min_free_kbytes raises min_free_kbytes (as compare
-	 * --thp always does for its machines)
+	 * set_recommended_min_free_kbytes raises min_free_kbytes at boot (as
+	 * compare --thp always does for its machines)
 	 */
-	if (c->workload.thp)
-		j->spec.spec.min_free_kbytes = mpm_thp_min_free_kbytes(&j->spec.spec);
+	j->spec.spec.khugepaged = c->workload.thp;
 	c->duration = DEFAULT_DURATION;
 	if (j->o.duration && parse_duration(j->o.duration, &c->duration))
 		return mpm_cli_fail(MPM_EXIT_FAIL,

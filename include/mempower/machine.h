@@ -144,6 +144,12 @@ struct mpm_machine_spec {
 	unsigned long features;		/* MPM_FEATURE_* bits */
 	/* MAX_MEMPWR_MIGRATE_PAGES: 0 = 32; UINT64_MAX = any used region */
 	uint64_t evac_threshold;
+	/*
+	 * Transparent huge pages on (always or madvise), so khugepaged's
+	 * late_initcall set_recommended_min_free_kbytes raises min_free_kbytes
+	 * once the boot watermarks are set (also over a value given above).
+	 */
+	bool khugepaged;
 };
 
 struct mpm_machine;

@@ -45,7 +45,7 @@ static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pc
 }
 
 /* mod_zone_page_state(zone, NR_ALLOC_BATCH, delta), either sign. */
-static void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
+void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
 {
 	long x = pcp->alloc_batch_diff + delta;
 

@@ -270,6 +270,7 @@ struct mpm_machine {
 	bool zone_reclaim_mode;		/* 0: SLIT distances below RECLAIM_DISTANCE */
 	unsigned int zonelist_order;	/* MPM_ZONELIST_ORDER_NODE or _ZONE */
 	unsigned long min_free_kbytes;
+	bool khugepaged;		/* set_recommended_min_free_kbytes at boot */
 	unsigned long features;
 	uint64_t evac_threshold;	/* should_evacuate_region's used-page bound */
 	bool system_running;		/* boot freeing done: evacuation triggers armed */
@@ -425,6 +426,7 @@ void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 
 /* watermark.c */
 void init_per_zone_wmark_min(struct mpm_machine *m);
+void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta);
 /* What boot set up, for the checker too: watermark.c. */
 void zone_wmarks(const struct mpm_machine *m, const struct zone *z,
 		 unsigned long wmark[NR_WMARK]);

@@ -424,6 +424,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	m->region_shift = s->region_shift ? s->region_shift : DEFAULT_REGION_SHIFT;
 	m->region_absolute = s->region_absolute;
 	m->min_free_kbytes = s->min_free_kbytes;
+	m->khugepaged = s->khugepaged;
 	m->features = s->features;
 	m->evac_threshold = s->evac_threshold ? s->evac_threshold : MPM_MAX_MEMPWR_MIGRATE_PAGES;
 	m->zones = calloc(m->nr_zones, sizeof(*m->zones));

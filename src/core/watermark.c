@@ -119,6 +119,7 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 	for (unsigned int i = 0; i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
 		unsigned long wmark[NR_WMARK];
+		long batch;
 
 		zone_wmarks(m, z, wmark);
 		spin_lock(&z->lock);
@@ -126,13 +127,18 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 		z->watermark[WMARK_LOW] = wmark[WMARK_LOW];
 		z->watermark[WMARK_HIGH] = wmark[WMARK_HIGH];
 		/*
-		 * 3.12 goes through __mod_zone_page_state here too, but at
-		 * boot the per-cpu stat thresholds are still 0
-		 * (refresh_zone_stat_thresholds runs after this), so every
-		 * delta folds: a direct write is the same.
+		 * __mod_zone_page_state on the cpu running the initcall, the
+		 * boot cpu: at init_per_zone_wmark_min the per-cpu stat
+		 * thresholds are still 0 (refresh_zone_stat_thresholds runs
+		 * after this), so the delta folds into the zone at once; at
+		 * khugepaged's late_initcall a delta within cpu 0's threshold
+		 * stays in its differential, where the fast path, which reads
+		 * the zone's counter, does not see it.
 		 */
-		WRITE_ONCE(z->vm_alloc_batch,
-			   (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]));
+		batch = READ_ONCE(z->vm_alloc_batch);
+		mod_zone_alloc_batch(z, &z->pageset[0],
+				     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
+				     (batch > 0 ? batch : 0));
 		setup_zone_migrate_reserve(m, z);
 		spin_unlock(&z->lock);
 	}
@@ -151,8 +157,39 @@ static void refresh_zone_stat_threshold(struct mpm_machine *m, struct zone *z)
 }
 
 /*
+ * set_recommended_min_free_kbytes (mm/huge_memory.c), khugepaged's
+ * late_initcall: room for two pageblocks per populated zone for
+ * MIGRATE_RESERVE and, per zone, a pageblock "almost free of another type"
+ * for each pair of the MIGRATE_PCPTYPES, but at most 5 % of
+ * nr_free_buffer_pages() -- managed pages above the boot high watermarks
+ * by now.  A raise resets the watermarks (setup_per_zone_wmarks, which
+ * also reruns setup_zone_migrate_reserve); the lowmem reserves and the
+ * stat thresholds do not depend on min_free_kbytes and stay.
+ */
+static void set_recommended_min_free_kbytes(struct mpm_machine *m)
+{
+	unsigned long nr_zones = 0, recommended_min;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++)
+		nr_zones += m->zones[i].present_pages != 0;	/* populated_zone */
+	/* Make sure at least 2 hugepages are free for MIGRATE_RESERVE */
+	recommended_min = pageblock_nr_pages(m) * nr_zones * 2;
+	recommended_min += pageblock_nr_pages(m) * nr_zones *
+			   MIGRATE_PCPTYPES * MIGRATE_PCPTYPES;
+	/* don't ever allow to reserve more than 5% of the lowmem */
+	if (recommended_min > nr_free_buffer_pages(m) / 20)
+		recommended_min = nr_free_buffer_pages(m) / 20;
+	recommended_min <<= MPM_PAGE_SHIFT - 10;
+	if (recommended_min > m->min_free_kbytes) {
+		m->min_free_kbytes = recommended_min;
+		setup_per_zone_wmarks(m);
+	}
+}
+
+/*
  * init_per_zone_wmark_min: min_free_kbytes = sqrt(lowmem_kbytes * 16),
- * clamped to [128, 65536], unless the machine spec set it.
+ * clamped to [128, 65536], unless the machine spec set it; then, with
+ * transparent huge pages on, khugepaged's raise.
  */
 void init_per_zone_wmark_min(struct mpm_machine *m)
 {
@@ -170,6 +207,8 @@ void init_per_zone_wmark_min(struct mpm_machine *m)
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		refresh_zone_stat_threshold(m, &m->zones[i]);
 	setup_per_zone_lowmem_reserve(m);
+	if (m->khugepaged)
+		set_recommended_min_free_kbytes(m);
 }
 
 /*

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "sim/boot_reserve.h"
 
-#include <math.h>
-
 #define KERNEL_LOAD_PFN		0x1000u		/* CONFIG_PHYSICAL_START 16 MiB */
 #define KERNEL_IMAGE_PAGES	0x1000u		/* 16 MiB: text, data, bss (estimate) */
 #define STRUCT_PAGE_BYTES	64
@@ -79,54 +77,4 @@ void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *re
 	}
 	spec->reserved = res->r;
 	spec->nr_reserved = res->n;
-}
-
-/* Pages of [@start, @end) that lie in @z. */
-static uint64_t overlap(const struct mpm_zone_spec *z, uint64_t start, uint64_t end)
-{
-	uint64_t lo = start > z->start_pfn ? start : z->start_pfn;
-	uint64_t hi = end < z->end_pfn ? end : z->end_pfn;
-
-	return hi > lo ? hi - lo : 0;
-}
-
-/*
- * Managed pages of the zones below ZONE_MOVABLE: nr_free_buffer_pages() at
- * boot.  A hole or reservation counts against the zone it lies in, so one
- * inside ZONE_MOVABLE takes nothing off.
- */
-static uint64_t lowmem_pages(const struct mpm_machine_spec *s)
-{
-	uint64_t pages = 0;
-
-	for (unsigned int i = 0; i < s->nr_zones; i++) {
-		const struct mpm_zone_spec *z = &s->zones[i];
-
-		if (z->type == MPM_ZONE_MOVABLE)
-			continue;
-		pages += z->end_pfn - z->start_pfn;
-		for (unsigned int h = 0; h < s->nr_holes; h++)
-			pages -= overlap(z, s->holes[h].start_pfn, s->holes[h].end_pfn);
-		for (unsigned int r = 0; r < s->nr_reserved; r++)
-			pages -= overlap(z, s->reserved[r].start_pfn, s->reserved[r].end_pfn);
-	}
-	return pages;
-}
-
-unsigned long mpm_thp_min_free_kbytes(const struct mpm_machine_spec *spec)
-{
-	unsigned int pbo = spec->pageblock_order ? spec->pageblock_order : MPM_MAX_ORDER - 1;
-	unsigned long nr_zones = spec->nr_zones;
-	unsigned long recommended = (1ul << pbo) * nr_zones * 2;
-	uint64_t lowmem = lowmem_pages(spec);
-	unsigned long boot = (unsigned long)sqrt((double)(lowmem * 4 * 16));
-
-	/* the boot formula, clamped as init_per_zone_wmark_min clamps it */
-	boot = boot < 128 ? 128 : boot > 65536 ? 65536 : boot;
-	recommended += (1ul << pbo) * nr_zones * MPM_MIGRATE_PCPTYPES * MPM_MIGRATE_PCPTYPES;
-	/* don't ever allow to reserve more than 5% of the lowmem */
-	if (recommended > lowmem / 20)
-		recommended = (unsigned long)(lowmem / 20);
-	recommended <<= MPM_PAGE_SHIFT - 10;
-	return recommended > boot ? recommended : boot;
 }

@@ -20,11 +20,4 @@ struct mpm_boot_reserve {
  */
 void mpm_boot_reserve(struct mpm_machine_spec *spec, struct mpm_boot_reserve *res);
 
-/*
- * set_recommended_min_free_kbytes (mm/huge_memory.c, 3.12): with THP on,
- * 2 pageblocks per populated zone plus MIGRATE_PCPTYPES^2 per zone, in kB,
- * if that exceeds the boot value.  0 means "keep the 3.12 boot formula".
- */
-unsigned long mpm_thp_min_free_kbytes(const struct mpm_machine_spec *spec);
-
 #endif /* MPM_SIM_BOOT_RESERVE_H */

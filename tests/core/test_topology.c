@@ -146,6 +146,35 @@ static void test_boot_pageblocks_and_pcp(void)
 }
 
 /*
+ * The boot-time reserve in a held region (docs/patchset-rules.md): under
+ * split, marking node 0 Normal's second reserve pageblock (pfn 0x100400,
+ * region 1, held) pulls its region out of the region allocator as MOVABLE,
+ * which writes MOVABLE over the mark, so the zone keeps one.  With THP on,
+ * khugepaged's late_initcall runs setup_zone_migrate_reserve again; the
+ * region is no longer held, the block is marked again and keeps it: two,
+ * as mainline has.
+ */
+static void test_held_reserve_khugepaged(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	unsigned long f;
+
+	REQUIRE(!mpm_policy_features("split", &f));
+	for (int thp = 0; thp <= 1; thp++) {
+		tm_sandybridge(&t);
+		t.spec.features = f;
+		t.spec.khugepaged = thp;
+		m = tm_create(&t);
+		CHECK_EQ_U(zone_reserve_blocks(m, &m->zones[2]), thp ? 2 : 1);
+		CHECK(get_pageblock_migratetype(m, &m->zones[2], 0x100400) ==
+		      (thp ? MIGRATE_RESERVE : MIGRATE_MOVABLE));
+		CHECK(tm_check(m) == 0);
+		mpm_machine_destroy(m);
+	}
+}
+
+/*
  * A memblock reservation over a hole (found by fuzz_layout): only its
  * present pages are reserved.  The hole's pages stay absent, and managed is
  * present less the reservation's present part, per zone and per region.
@@ -420,6 +449,7 @@ int main(void)
 	test_sandybridge_regions();
 	test_region_lookup();
 	test_boot_pageblocks_and_pcp();
+	test_held_reserve_khugepaged();
 	test_reserved_over_hole();
 	test_metadata_bytes();
 	test_gap_between_nodes();

@@ -92,6 +92,65 @@ static void test_min_free_kbytes_floor(void)
 }
 
 /*
+ * khugepaged's set_recommended_min_free_kbytes, after the boot watermarks.
+ * One 4 GiB zone: boot int_sqrt(4194304 * 16) = 8192 KiB; with THP on,
+ * 1024 * 1 zone * (2 + 3 * 3) = 11264 pages = 45056 KiB, all of it the
+ * zone's min, and NR_ALLOC_BATCH reset to high - low = 11264 / 4.
+ */
+static void test_khugepaged_raise(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	struct mpm_zone_info zi;
+
+	tm_flat(&t, 0, GiB_PAGES(4), 1);
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_min_free_kbytes(m), 8192);
+	mpm_machine_destroy(m);
+	t.spec.khugepaged = true;
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_min_free_kbytes(m), 45056);
+	mpm_zone_info(m, 0, &zi);
+	CHECK_EQ_U(zi.wmark_min, 11264);
+	CHECK_EQ_U(zi.wmark_high - zi.wmark_low, 11264 / 4);
+	CHECK_EQ_U(READ_ONCE(m->zones[0].vm_alloc_batch), 11264 / 4);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+}
+
+/*
+ * The raise is capped at 5 % of nr_free_buffer_pages() as it is at the
+ * late_initcall: the managed pages of the zones below ZONE_MOVABLE, less
+ * their boot high watermarks.  Normal [0, 64K) and Movable [64K, 2M) with
+ * a 2 GiB hole: boot min_free_kbytes int_sqrt(262144 * 16) = 2048 KiB,
+ * 512 pages split over both zones' 1,572,864 managed pages, Normal's
+ * share 21, its high 31; the cap (65536 - 31) / 20 = 3275 pages, 13100
+ * KiB (5 % of the managed pages alone would be 13104).  Without the hole
+ * Normal's high is 24, and the cap the same.
+ */
+static void test_khugepaged_cap(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	memset(&t, 0, sizeof(t));
+	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_NORMAL, 0, 0x10000 };
+	t.zones[1] = (struct mpm_zone_spec){ 0, MPM_ZONE_MOVABLE, 0x10000, 0x200000 };
+	t.holes[0] = (struct mpm_hole_spec){ 0x100000, 0x180000 };
+	tm_link(&t, 1, 2, 1);
+	t.spec.nr_cpus = 1;
+	t.spec.khugepaged = true;
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_min_free_kbytes(m), 13100);
+	CHECK_EQ_U(tm_check(m), 0);
+	mpm_machine_destroy(m);
+	tm_link(&t, 1, 2, 0);
+	m = tm_create(&t);
+	CHECK_EQ_U(mpm_min_free_kbytes(m), 13100);
+	mpm_machine_destroy(m);
+}
+
+/*
  * With min_free_kbytes 3 the watermarks are 0, so high - low and with it
  * NR_ALLOC_BATCH are 0: the fast path skips the zone (batch <= 0) and every
  * allocation goes through the slow path.
@@ -191,6 +250,8 @@ int main(void)
 {
 	test_watermark_orders();
 	test_min_free_kbytes_floor();
+	test_khugepaged_raise();
+	test_khugepaged_cap();
 	test_zero_batch_skips_fast_path();
 	test_nomemalloc_not_harder();
 	test_kswapd_wakes_below_high();

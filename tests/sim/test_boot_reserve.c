@@ -74,25 +74,5 @@ int main(void)
 	CHECK_EQ_U(count_image(&r), 0);
 	mpm_spec_buf_free(&b);
 
-	/*
-	 * set_recommended_min_free_kbytes caps at 5 % of lowmem, the zones
-	 * below ZONE_MOVABLE: a hole in ZONE_MOVABLE takes nothing off it
-	 * (it wrapped the count below zero, and so lifted the cap)
-	 */
-	{
-		unsigned long plain, holed;
-
-		mpm_spec_buf_init(&b);
-		b.spec.nr_nodes = 1;
-		REQUIRE(mpm_spec_add_zone(&b, 0, MPM_ZONE_NORMAL, 0, 0x10000) == 0);
-		REQUIRE(mpm_spec_add_zone(&b, 0, MPM_ZONE_MOVABLE, 0x10000, 0x200000) == 0);
-		plain = mpm_thp_min_free_kbytes(&b.spec);
-		REQUIRE(mpm_spec_add_hole(&b, 0x100000, 0x180000) == 0);
-		holed = mpm_thp_min_free_kbytes(&b.spec);
-		CHECK_EQ_U(holed, plain);
-		CHECK_EQ_U(plain, 0x10000 / 20 * 4);	/* the cap, in KiB */
-		mpm_spec_buf_free(&b);
-	}
-
 	return t_report("test_boot_reserve");
 }
