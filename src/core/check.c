@@ -249,10 +249,15 @@ static int check_lists(struct check *c, const struct zone *z, uint64_t *free_lis
 static int check_region_spans(struct check *c, const struct zone *z)
 {
 	uint64_t end = zone_end_pfn(z);
+	/*
+	 * The node region of the zone's first page, from the pfn: the zone
+	 * keeps it in 32 bits (first_node_region), which every lookup uses
+	 * modulo 2^32, but a zone past 2^32 regions from its base overflows it
+	 */
+	uint64_t first = (z->zone_start_pfn - z->region_base_pfn) >> c->m->region_shift;
 
 	for (unsigned int r = 0; r < z->nr_regions; r++) {
-		uint64_t rs = z->region_base_pfn +
-			      ((uint64_t)(z->first_node_region + r) << c->m->region_shift);
+		uint64_t rs = z->region_base_pfn + ((first + r) << c->m->region_shift);
 		uint64_t re = rs + (1ull << c->m->region_shift);
 
 		rs = rs > z->zone_start_pfn ? rs : z->zone_start_pfn;

@@ -212,7 +212,7 @@ struct zone {
 	struct zone_mem_region *regions;
 	unsigned int nr_regions;
 	unsigned int nr_present_regions;
-	unsigned int first_node_region;	/* node region index of regions[0] */
+	unsigned int first_node_region;	/* node region index of regions[0], mod 2^32 */
 	uint64_t region_base_pfn;	/* where node region 0 begins */
 	_Atomic unsigned int free_regions;
 

@@ -175,6 +175,37 @@ static void test_held_reserve_khugepaged(void)
 }
 
 /*
+ * A zone whose first node region is number 2^33 (found by an API probe):
+ * regions of 64 pages from pfn 0 at pfn 2^39.  The zone keeps that number
+ * in 32 bits, which every lookup uses modulo 2^32; the checker rebuilt the
+ * regions' spans from it and reported a sound machine broken.
+ */
+static void test_region_number_past_32_bits(void)
+{
+	struct test_machine t;
+	struct mpm_machine *m;
+	unsigned long f;
+	uint64_t pfn;
+
+	REQUIRE(!mpm_policy_features("full", &f));
+	for (int pol = 0; pol <= 1; pol++) {
+		tm_flat(&t, 1ull << 39, 8192, 1);
+		t.spec.pageblock_order = 6;
+		t.spec.region_shift = 6;
+		t.spec.region_absolute = true;
+		t.spec.features = pol ? f : 0;
+		m = tm_create(&t);
+		CHECK(tm_check(m) == 0);
+		pfn = mpm_alloc_pages(m, MPM_GFP_HIGHUSER_MOVABLE, 3, 0);
+		CHECK(pfn != MPM_NO_PFN);
+		CHECK_EQ_U(mpm_pfn_to_region(m, pfn), (pfn - (1ull << 39)) >> 6);
+		CHECK_EQ_U(mpm_free_pages(m, pfn, 3, 0), 0);
+		CHECK(tm_check(m) == 0);
+		mpm_machine_destroy(m);
+	}
+}
+
+/*
  * A memblock reservation over a hole (found by fuzz_layout): only its
  * present pages are reserved.  The hole's pages stay absent, and managed is
  * present less the reservation's present part, per zone and per region.
@@ -450,6 +481,7 @@ int main(void)
 	test_region_lookup();
 	test_boot_pageblocks_and_pcp();
 	test_held_reserve_khugepaged();
+	test_region_number_past_32_bits();
 	test_reserved_over_hole();
 	test_metadata_bytes();
 	test_gap_between_nodes();
