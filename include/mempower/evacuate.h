@@ -79,7 +79,8 @@ struct mpm_migrate_ops {
 /*
  * Register the owners' callbacks (copied).  Evacuation needs them and the
  * reverse map.  Returns 0, or -1 and changes nothing while kmempowerd's
- * threads run (they read the callbacks unlocked): stop them first.
+ * threads run (they read the callbacks unlocked): stop them first; also
+ * -1 for NULL @ops, or for lock without unlock or unlock without lock.
  */
 MPM_API int mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops);
 

@@ -181,7 +181,8 @@ MPM_API uint64_t mpm_machine_spec_bytes(const struct mpm_machine_spec *spec);
 /*
  * Named policies.  Returns 0 and the policy's feature bits; -1 for a name
  * that is no policy; -2 for a policy of a later stage of the design that this
- * build does not have yet ("sorted", "split", "full" until they land).
+ * build does not have yet ("sorted", "split", "full" until they land).  A
+ * NULL name is no policy, and no switch below.
  */
 MPM_API int mpm_policy_features(const char *name, unsigned long *features);
 /* The bit of a feature switch by its name ("region_bias"); -1 if none. */
@@ -190,8 +191,9 @@ MPM_API int mpm_feature_by_name(const char *name, unsigned long *feature);
  * Apply a comma-separated list of switches to *@features: "name" or "+name"
  * adds a switch, "-name" removes it and every switch that needed it (as
  * mpm_features_valid() would), "none" clears all.  Returns 0, or -1 with a
- * one-line reason in @err and *@features unchanged.  A switch added without
- * its prerequisite stays: mpm_machine_create() names what it needs.
+ * one-line reason in @err (unless @err is NULL or @errlen 0) and *@features
+ * unchanged.  A switch added without its prerequisite stays:
+ * mpm_machine_create() names what it needs.
  */
 MPM_API int mpm_features_apply(const char *list, unsigned long *features, char *err,
 			       size_t errlen);

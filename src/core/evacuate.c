@@ -45,6 +45,9 @@ int mpm_set_migrate_ops(struct mpm_machine *m, const struct mpm_migrate_ops *ops
 	/* start and stop are the caller's too, so running cannot change here */
 	if (mpm_kmempowerd_running(m))
 		return -1;
+	/* a lock taken must be given back: both callbacks or neither */
+	if (!ops || !ops->lock != !ops->unlock)
+		return -1;
 	m->migrate_ops = *ops;
 	return 0;
 }
@@ -53,7 +56,7 @@ bool should_evacuate_region_out(const struct zone *z, unsigned int rid, uint64_t
 				uint64_t out)
 {
 	const struct zone_mem_region *r = &z->regions[rid];
-	uint64_t used = r->present_pages - r->nr_free + out;
+	uint64_t used = r->present_pages - REGION_NR_FREE(r) + out;
 
 	/* region 0 is the target of all our compaction runs */
 	return rid != 0 && used > 0 && used <= threshold;
@@ -384,7 +387,7 @@ static int migrate_one(struct mpm_machine *m, struct zone *z, unsigned int rid,
 		return 0;
 	}
 	/* copy the content: the owner wrote it under the lock we hold */
-	mpm_rmap_set(m, to, owner, index, m->pages[pfn_to_idx(m, from)].private);
+	mpm_rmap_set(m, to, owner, index, READ_LINK_ONCE(m->pages[pfn_to_idx(m, from)].private));
 	mpm_rmap_clear(m, from);
 	unlock_page_owner(m, owner);
 	mpm_free_pages(m, from, 0, cpu);

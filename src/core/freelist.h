@@ -46,7 +46,7 @@ static inline void account_freepages(struct mpm_machine *m, struct zone *z, uint
  */
 static inline void set_buddy_hint(struct mpm_page *pg, uint32_t idx)
 {
-	pg[idx].private = pg[pg[idx].next].next;
+	WRITE_LINK(pg[idx].private, pg[pg[idx].next].next);
 }
 
 /*
@@ -74,7 +74,7 @@ static inline void push_buddy_hint(struct mpm_page *pg, struct buddy_hint_ring *
 {
 	uint32_t deepest = r->pos % BUDDY_HINT_RING;
 
-	pg[idx].private = r->slot[deepest];
+	WRITE_LINK(pg[idx].private, r->slot[deepest]);
 	r->slot[deepest] = idx;		/* the ring's new top */
 	r->pos++;
 }

@@ -4,6 +4,7 @@
  * read counters without the zone locks; values are exact when no allocator
  * call runs concurrently, and a consistent-enough snapshot otherwise.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,6 +54,8 @@ static const struct {
 
 int mpm_policy_features(const char *name, unsigned long *features)
 {
+	if (!name)
+		return -1;
 	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
 		if (strcmp(name, policies[i].name))
 			continue;
@@ -84,6 +87,8 @@ _Static_assert(sizeof(feature_names) / sizeof(feature_names[0]) ==
 
 int mpm_feature_by_name(const char *name, unsigned long *feature)
 {
+	if (!name)
+		return -1;
 	for (size_t i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
 		if (!strcmp(name, feature_names[i])) {
 			*feature = 1ul << i;
@@ -155,11 +160,27 @@ static unsigned long features_remove(unsigned long f, unsigned long bit)
 	return g & (mpm_features_valid(g) | unmet);
 }
 
+/* mpm_features_apply's one-line reason, into @err if the caller gave one. */
+static __attribute__((format(printf, 3, 4))) int features_fail(char *err, size_t errlen,
+							      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
 int mpm_features_apply(const char *list, unsigned long *features, char *err, size_t errlen)
 {
 	unsigned long f = *features;
 	const char *p = list;
 
+	if (!list)
+		return features_fail(err, errlen, "no switch list");
 	do {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -173,8 +194,8 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 			len--;
 		}
 		if (!len || len >= sizeof(name)) {
-			snprintf(err, errlen, "empty or overlong switch name in '%s'", list);
-			return -1;
+			return features_fail(err, errlen, "empty or overlong switch name in '%s'",
+					     list);
 		}
 		memcpy(name, p, len);
 		name[len] = '\0';
@@ -184,9 +205,9 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 			char all[256];
 
 			mpm_features_string(MPM_FEATURES_ALL, all, sizeof(all));
-			snprintf(err, errlen, "unknown switch '%s' (expected one of %s, or none)",
-				 name, all);
-			return -1;
+			return features_fail(err, errlen,
+					     "unknown switch '%s' (expected one of %s, or none)",
+					     name, all);
 		} else if (sign > 0) {
 			f |= bit;
 		} else {
@@ -289,7 +310,7 @@ int mpm_region_info(const struct mpm_machine *m, unsigned int zid, unsigned int 
 	info->end_pfn = r->end_pfn;
 	info->present = r->present_pages;
 	info->managed = r->managed_pages;
-	info->nr_free = r->nr_free;
+	info->nr_free = REGION_NR_FREE(r);
 	return 0;
 }
 
@@ -376,7 +397,7 @@ uint64_t mpm_pcp_pages(const struct mpm_machine *m)
 
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
-			n += (uint64_t)m->zones[i].pageset[cpu].count;
+			n += (uint64_t)PCP_COUNT(&m->zones[i].pageset[cpu]);
 	return n;
 }
 

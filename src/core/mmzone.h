@@ -102,6 +102,14 @@ struct per_cpu_pages {
 	_Atomic uint64_t ev[NR_PCP_EVENTS];	/* written by the cpu, read by stats */
 } __attribute__((aligned(64)));
 
+/*
+ * pcp->count is written by its cpu, and by a drain under the zone lock,
+ * and read without a lock by the statistics (mpm_pcp_pages, the zoneinfo
+ * printer): relaxed atomic loads and stores, plain moves on x86.
+ */
+#define PCP_COUNT(pcp)		__atomic_load_n(&(pcp)->count, __ATOMIC_RELAXED)
+#define SET_PCP_COUNT(pcp, v)	__atomic_store_n(&(pcp)->count, (v), __ATOMIC_RELAXED)
+
 /* PGALLOC and PGFREE of one cpu in one zone; allocated pages = their difference. */
 static inline uint64_t pcp_pgalloc(const struct per_cpu_pages *pcp)
 {
@@ -144,6 +152,15 @@ struct zone_mem_region {
 	uint64_t managed_pages;		/* present less reserved */
 	uint64_t nr_free;		/* pages free in buddy lists (exact) */
 };
+
+/*
+ * zone_mem_region.nr_free changes under the zone lock and is read without
+ * it by the statistics (mpm_region_info, the region printer) and by
+ * mpm_should_evacuate_region: relaxed atomic stores and unlocked loads,
+ * plain moves on x86.  Under the lock a plain read is enough.
+ */
+#define REGION_NR_FREE(r)		__atomic_load_n(&(r)->nr_free, __ATOMIC_RELAXED)
+#define SET_REGION_NR_FREE(r, v)	__atomic_store_n(&(r)->nr_free, (v), __ATOMIC_RELAXED)
 
 struct sorted_free_lists;
 struct region_allocator;

@@ -17,7 +17,7 @@ void region_mod_free(struct zone *z, struct zone_mem_region *r, long delta)
 {
 	bool was_free = r->nr_free == r->present_pages;
 
-	r->nr_free += (uint64_t)delta;
+	SET_REGION_NR_FREE(r, r->nr_free + (uint64_t)delta);
 	if (r->present_pages == 0)
 		return;
 	if (was_free != (r->nr_free == r->present_pages))

@@ -32,7 +32,7 @@ static inline struct zone_mem_region *region_mod_range(const struct mpm_machine 
 		region_mod_free(z, r, sign * (long)(1ul << order));
 		return r;
 	}
-	r->nr_free = nr_free;
+	SET_REGION_NR_FREE(r, nr_free);
 	return r;
 }
 

@@ -35,7 +35,7 @@ static inline void rmap_record(struct mpm_page *page, uint8_t flags, uint32_t ow
 {
 	WRITE_LINK(page->next, owner);
 	WRITE_LINK(page->prev, index);
-	page->private = content;
+	WRITE_LINK(page->private, content);
 	WRITE_ONCE(page->flags, flags | PG_owned);
 }
 
@@ -145,7 +145,7 @@ uint32_t mpm_rmap_get(const struct mpm_machine *m, uint64_t pfn, uint32_t *index
 	if (index)
 		*index = page_rmap_index(m, idx);
 	if (content)
-		*content = m->pages[idx].private;
+		*content = READ_LINK_ONCE(m->pages[idx].private);
 	return owner;
 }
 

@@ -196,7 +196,7 @@ sorted_add_to_freelist(struct mpm_page *pg, struct zone *z, uint32_t idx,
 		 * region's own, never the list head.
 		 */
 		if (region->nr_free > 3)
-			pg[pg[last].prev].private = idx;
+			WRITE_LINK(pg[pg[last].prev].private, idx);
 		return;
 	}
 	/* an empty list has no previous region to search for */

@@ -275,7 +275,7 @@ static void zoneinfo_show_print(const struct mpm_machine *m, unsigned int nid,
 			"\n              count: %i"
 			"\n              high:  %i"
 			"\n              batch: %i",
-			(int)cpu, pcp->count, pcp->high, pcp->batch);
+			(int)cpu, PCP_COUNT(pcp), pcp->high, pcp->batch);
 		fprintf(out, "\n  vm stats threshold: %d", z->stat_threshold);
 	}
 	/* !zone_reclaimable(): no LRU pages here, so pages_scanned 0 < 0 fails */

@@ -175,5 +175,5 @@ void zoneinfo_show_region_print(const struct zone *z, FILE *out)
 	for (unsigned int i = 0; i < z->nr_regions; i++)
 		fprintf(out, "\tRegion %6d \t %6lu \t %6lu\n", (int)i,
 			(unsigned long)z->regions[i].present_pages,
-			(unsigned long)z->regions[i].nr_free);
+			(unsigned long)REGION_NR_FREE(&z->regions[i]));
 }

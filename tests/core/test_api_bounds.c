@@ -276,6 +276,51 @@ static void test_free_bulk(void)
 	CHECK(mpm_page_state(m, pages[2], NULL) != MPM_PAGE_ALLOC);
 }
 
+static int no_move(void *arg, uint32_t owner, uint32_t index, uint64_t from, uint64_t to)
+{
+	(void)arg, (void)owner, (void)index, (void)from, (void)to;
+	return -1;
+}
+
+static int no_lock(void *arg, uint32_t owner)
+{
+	(void)arg, (void)owner;
+	return -1;
+}
+
+static void no_unlock(void *arg, uint32_t owner)
+{
+	(void)arg, (void)owner;
+}
+
+/*
+ * Calls that take names or callbacks (found by an API probe): a NULL name
+ * is no policy or switch, a NULL error buffer gets no reason, and a lock
+ * callback without its unlock (or the reverse) is refused, as evacuation
+ * would leave an owner locked.
+ */
+static void test_names_and_ops(void)
+{
+	unsigned long f = 0;
+	char err[128];
+
+	CHECK(mpm_policy_features(NULL, &f) == -1);
+	CHECK(mpm_feature_by_name(NULL, &f) == -1);
+	CHECK(mpm_features_apply("bogus", &f, NULL, 64) == -1);
+	CHECK(mpm_features_apply("", &f, NULL, 0) == -1);
+	CHECK(mpm_features_apply(NULL, &f, err, sizeof(err)) == -1);
+	CHECK(mpm_features_apply("sorted_freelists", &f, NULL, 0) == 0 &&
+	      f == MPM_FEATURE_SORTED_FREELISTS);
+	CHECK(mpm_set_migrate_ops(m, NULL) == -1);
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = no_move,
+								.lock = no_lock }) == -1);
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = no_move,
+								.unlock = no_unlock }) == -1);
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = no_move, .lock = no_lock,
+								.unlock = no_unlock }) == 0);
+	CHECK(mpm_set_migrate_ops(m, &(struct mpm_migrate_ops){ .move = no_move }) == 0);
+}
+
 int main(void)
 {
 	struct test_machine t;
@@ -293,6 +338,7 @@ int main(void)
 	test_bad_free_and_gfp();
 	test_bad_cpu();
 	test_free_bulk();
+	test_names_and_ops();
 	mpm_machine_destroy(m);
 	return t_report("core/api_bounds");
 }

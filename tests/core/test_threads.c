@@ -2,9 +2,10 @@
 /*
  * Several threads allocate and free concurrently, each on its own cpu
  * number, handing blocks to each other through a shared pool so that pages
- * allocated on one cpu are freed on another.  Run under the tsan preset this
- * proves the zone lock and the counters race-free; in every preset the
- * checker must find the machine intact afterwards.
+ * allocated on one cpu are freed on another, while one more thread reads the
+ * statistics, which take no lock.  Run under the tsan preset this proves the
+ * zone lock, the counters and the unlocked reads race-free; in every preset
+ * the checker must find the machine intact afterwards.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct shared {
 	unsigned int pool_order[POOL];
 	size_t nr_pool;
 	int failed;
+	int done;		/* the workers have finished: the reader stops */
 };
 
 struct worker {
@@ -104,13 +106,42 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/*
+ * The statistics a monitoring thread would poll, each read without a lock:
+ * per-cpu list sizes, each region's free pages and evacuation test, and
+ * the printers.
+ */
+static void *read_stats(void *arg)
+{
+	struct shared *sh = arg;
+	FILE *null = fopen("/dev/null", "w");
+	uint64_t sum = 0;
+
+	REQUIRE(null);
+	while (!__atomic_load_n(&sh->done, __ATOMIC_RELAXED)) {
+		struct mpm_counters c;
+
+		sum += mpm_pcp_pages(sh->m);
+		mpm_counters(sh->m, &c);
+		for (unsigned int z = 0; z < mpm_nr_zones(sh->m); z++) {
+			struct mpm_region_info ri;
+
+			for (unsigned int r = 0; mpm_region_info(sh->m, z, r, &ri) == 0; r++)
+				sum += ri.nr_free + mpm_should_evacuate_region(sh->m, z, r, 32);
+		}
+		mpm_print_zoneinfo(sh->m, null);
+	}
+	fclose(null);
+	return (void *)(uintptr_t)(sum & 1);
+}
+
 /* argv[1]: the policy (default mainline), so the later stages run threaded too. */
 int main(int argc, char **argv)
 {
 	struct test_machine t;
 	struct shared sh = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct worker w[NR_THREADS];
-	pthread_t tid[NR_THREADS];
+	pthread_t tid[NR_THREADS], reader;
 
 	memset(&t, 0, sizeof(t));
 	t.zones[0] = (struct mpm_zone_spec){ 0, MPM_ZONE_DMA32, 1, MiB_PAGES(64) };
@@ -125,8 +156,11 @@ int main(int argc, char **argv)
 		w[i] = (struct worker){ &sh, i, 0x9E3779B97F4A7C15ull * (i + 1) };
 		REQUIRE(pthread_create(&tid[i], NULL, work, &w[i]) == 0);
 	}
+	REQUIRE(pthread_create(&reader, NULL, read_stats, &sh) == 0);
 	for (unsigned int i = 0; i < NR_THREADS; i++)
 		pthread_join(tid[i], NULL);
+	__atomic_store_n(&sh.done, 1, __ATOMIC_RELAXED);
+	pthread_join(reader, NULL);
 
 	CHECK(!sh.failed);
 	CHECK(tm_check(sh.m) == 0);
