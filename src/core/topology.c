@@ -197,6 +197,49 @@ static int init_zone_memory_regions(struct mpm_machine *m, struct zone *z,
 	return 0;
 }
 
+#define STRUCT_PAGE_SIZE	64			/* sizeof(struct page), x86_64 */
+#define MAX_DMA_PFN		((16u << 20) >> MPM_PAGE_SHIFT)	/* x86: 16 MiB */
+
+/*
+ * calc_memmap_size: the pages of struct page (64 bytes each on x86_64)
+ * that free_area_init_core takes off a zone's estimate of its managed
+ * pages; counted over the present pages when holes make up more than a
+ * sixteenth of the span (SPARSEMEM).
+ */
+static uint64_t calc_memmap_size(uint64_t spanned, uint64_t present)
+{
+	uint64_t pages = spanned > present + (present >> 4) ? present : spanned;
+
+	return (pages * STRUCT_PAGE_SIZE + MPM_PAGE_SIZE - 1) >> MPM_PAGE_SHIFT;
+}
+
+/*
+ * nr_free_pagecache_pages() when build_all_zonelists runs at boot, before
+ * bootmem is freed and before any watermark is set: every zone's managed
+ * pages as free_area_init_core estimates them -- present less the memmap,
+ * and in ZONE_DMA less dma_reserve, the pages memblock holds below 16 MiB
+ * (x86's set_dma_reserve) -- so that page_group_by_mobility_disabled is
+ * decided on what 3.12 decides it on, not on the present pages.
+ */
+static uint64_t nr_free_pagecache_pages_at_boot(const struct mpm_machine *m,
+						const struct mpm_machine_spec *s)
+{
+	uint64_t dma_reserve = reserved_pages_in_range(s, 0, MAX_DMA_PFN), total = 0;
+
+	for (unsigned int i = 0; i < m->nr_zones; i++) {
+		const struct zone *z = &m->zones[i];
+		uint64_t freesize = z->present_pages;
+		uint64_t memmap = calc_memmap_size(z->spanned_pages, z->present_pages);
+
+		if (freesize >= memmap)
+			freesize -= memmap;
+		if (z->type == MPM_ZONE_DMA && freesize > dma_reserve)
+			freesize -= dma_reserve;
+		total += freesize;
+	}
+	return total;
+}
+
 /*
  * memmap_init_zone: every page of the zone span gets its zone; holes are
  * PG_reserved; a pageblock whose first pfn is a present page of the zone
@@ -463,7 +506,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	}
 	/* build_all_zonelists: too little memory to group by mobility */
 	m->page_group_by_mobility_disabled =
-		m->total_present < pageblock_nr_pages(m) * MIGRATE_TYPES;
+		nr_free_pagecache_pages_at_boot(m, s) < pageblock_nr_pages(m) * MIGRATE_TYPES;
 	build_all_zonelists(m, s->zonelist_order);
 	for (unsigned int n = 0; n < m->nr_nodes; n++)
 		for (int t = 0; t < MAX_NR_ZONES; t++)

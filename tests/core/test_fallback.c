@@ -142,6 +142,39 @@ static void test_mobility_disabled(void)
 }
 
 /*
+ * The threshold counts what build_all_zonelists counts at boot,
+ * nr_free_pagecache_pages(): present pages less the memmap (64 bytes per
+ * page of the span), not the present pages.  5150 pages: 81 of memmap,
+ * 5069 < 5120, grouping off; 5210 pages: 82, 5128, on.  A 16-page
+ * reservation below 16 MiB comes off a DMA zone (dma_reserve) but not off
+ * a Normal one: 5215 pages give 5133 as Normal, on, and 5117 as DMA, off.
+ */
+static void test_mobility_threshold_at_boot(void)
+{
+	static struct mpm_hole_spec reserved = { 0, 16 };
+	struct test_machine t;
+	struct mpm_machine *m;
+
+	m = tm_flat_nowmark(&t, 5150, 1);
+	CHECK(m->page_group_by_mobility_disabled);
+	mpm_machine_destroy(m);
+	m = tm_flat_nowmark(&t, 5210, 1);
+	CHECK(!m->page_group_by_mobility_disabled);
+	mpm_machine_destroy(m);
+	for (int dma = 0; dma <= 1; dma++) {
+		tm_flat(&t, 0, 5215, 1);
+		t.zones[0].type = dma ? MPM_ZONE_DMA : MPM_ZONE_NORMAL;
+		t.spec.min_free_kbytes = 3;
+		t.spec.nr_reserved = 1;
+		t.spec.reserved = &reserved;
+		m = tm_create(&t);
+		CHECK(m->page_group_by_mobility_disabled == (dma == 1));
+		CHECK_EQ_U(tm_check(m), 0);
+		mpm_machine_destroy(m);
+	}
+}
+
+/*
  * move_freepages_block gives up on a pageblock that does not lie wholly in
  * the zone.  DMA32 [0, 1536) ends halfway through pageblock 1024; with its
  * whole block 0 allocated, an unmovable DMA32 page falls back to the
@@ -205,6 +238,7 @@ int main(void)
 	test_movable_tries_reclaimable_first();
 	test_claim_at_half_pageblock_order();
 	test_mobility_disabled();
+	test_mobility_threshold_at_boot();
 	test_pageblock_past_zone_end();
 	test_moved_blocks_at_head();
 	return t_report("core/fallback");
