@@ -7,7 +7,10 @@
  * their reserved pages never free.  As in 3.12 the walk goes over the
  * whole zone and hands back any RESERVE block beyond the count (3.13's
  * nr_migrate_reserve_block shortcut, which stops early at boot, is not
- * here; the two give the same blocks when run once, as here).
+ * here).  It runs once at boot, and a second time with THP on, from
+ * khugepaged's raise of min_free_kbytes (set_recommended_min_free_kbytes,
+ * watermark.c): the blocks the first run left RESERVE count towards the
+ * second's number, and the count only grows, so nothing is handed back.
  */
 #include "mmzone.h"
 
