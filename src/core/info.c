@@ -4,7 +4,6 @@
  * read counters without the zone locks; values are exact when no allocator
  * call runs concurrently, and a consistent-enough snapshot otherwise.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,27 +159,13 @@ static unsigned long features_remove(unsigned long f, unsigned long bit)
 	return g & (mpm_features_valid(g) | unmet);
 }
 
-/* mpm_features_apply's one-line reason, into @err if the caller gave one. */
-static __attribute__((format(printf, 3, 4))) int features_fail(char *err, size_t errlen,
-							      const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 int mpm_features_apply(const char *list, unsigned long *features, char *err, size_t errlen)
 {
 	unsigned long f = *features;
 	const char *p = list;
 
 	if (!list)
-		return features_fail(err, errlen, "no switch list");
+		return fail_msg(err, errlen, "no switch list");
 	do {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
@@ -193,10 +178,9 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 			p++;
 			len--;
 		}
-		if (!len || len >= sizeof(name)) {
-			return features_fail(err, errlen, "empty or overlong switch name in '%s'",
-					     list);
-		}
+		if (!len || len >= sizeof(name))
+			return fail_msg(err, errlen, "empty or overlong switch name in '%s'",
+					list);
 		memcpy(name, p, len);
 		name[len] = '\0';
 		if (!strcmp(name, "none") && sign > 0) {
@@ -205,9 +189,9 @@ int mpm_features_apply(const char *list, unsigned long *features, char *err, siz
 			char all[256];
 
 			mpm_features_string(MPM_FEATURES_ALL, all, sizeof(all));
-			return features_fail(err, errlen,
-					     "unknown switch '%s' (expected one of %s, or none)",
-					     name, all);
+			return fail_msg(err, errlen,
+					"unknown switch '%s' (expected one of %s, or none)",
+					name, all);
 		} else if (sign > 0) {
 			f |= bit;
 		} else {

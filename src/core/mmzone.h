@@ -442,6 +442,12 @@ int free_isolated_page(struct mpm_machine *m, struct zone *z, uint32_t idx);
 void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 
 /* watermark.c */
+/*
+ * A call's one-line reason, written into @err when the caller gave a buffer
+ * (@err non-NULL, @len non-zero); returns -1 (topology.c).
+ */
+__attribute__((format(printf, 3, 4)))
+int fail_msg(char *err, size_t len, const char *fmt, ...);
 void init_per_zone_wmark_min(struct mpm_machine *m);
 void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta);
 /* What boot set up, for the checker too: watermark.c. */

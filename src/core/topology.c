@@ -19,8 +19,7 @@
 
 #include <stdarg.h>
 
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t len, const char *fmt, ...)
+int fail_msg(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,47 +38,47 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 	unsigned int rs = s->region_shift ? s->region_shift : DEFAULT_REGION_SHIFT;
 
 	if (s->nr_nodes == 0 || s->nr_nodes > MPM_MAX_NUMNODES)
-		return fail(err, len, "nr_nodes %u out of range 1..%d",
-			    s->nr_nodes, MPM_MAX_NUMNODES);
+		return fail_msg(err, len, "nr_nodes %u out of range 1..%d",
+			        s->nr_nodes, MPM_MAX_NUMNODES);
 	if (s->nr_zones == 0 || !s->zones)
-		return fail(err, len, "no zones");
+		return fail_msg(err, len, "no zones");
 	if (pbo < 1 || pbo > MAX_ORDER - 1)
-		return fail(err, len, "pageblock_order %u out of range 1..%d",
-			    pbo, MAX_ORDER - 1);
+		return fail_msg(err, len, "pageblock_order %u out of range 1..%d",
+			        pbo, MAX_ORDER - 1);
 	if (rs < pbo || rs > 40)
-		return fail(err, len,
-			    "region size 2^%u pages is smaller than a pageblock (2^%u pages) or too large",
-			    rs, pbo);
+		return fail_msg(err, len,
+			        "region size 2^%u pages is smaller than a pageblock (2^%u pages) or too large",
+			        rs, pbo);
 	if (s->features & ~MPM_FEATURES_ALL)
-		return fail(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
+		return fail_msg(err, len, "unknown feature bits %#lx", s->features & ~MPM_FEATURES_ALL);
 	if (mpm_feature_unmet_dep(s->features, &name, &needs))
-		return fail(err, len, "feature %s needs %s", name, needs);
+		return fail_msg(err, len, "feature %s needs %s", name, needs);
 	if (s->zonelist_order > MPM_ZONELIST_ORDER_ZONE)
-		return fail(err, len, "zonelist_order %u is not default (0), node (1) or zone (2)",
-			    s->zonelist_order);
+		return fail_msg(err, len, "zonelist_order %u is not default (0), node (1) or zone (2)",
+			        s->zonelist_order);
 	if (s->nr_cpus > MPM_MAX_CPUS)
-		return fail(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
+		return fail_msg(err, len, "nr_cpus %u exceeds %d", s->nr_cpus, MPM_MAX_CPUS);
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
 		const struct mpm_zone_spec *z = &s->zones[i];
 
 		if (z->node >= s->nr_nodes || z->type >= MPM_NR_ZONE_TYPES)
-			return fail(err, len, "zone %u: bad node or type (node %u)",
-				    i, z->node);
+			return fail_msg(err, len, "zone %u: bad node or type (node %u)",
+				        i, z->node);
 		if (z->start_pfn >= z->end_pfn)
-			return fail(err, len, "zone %u: empty range (start pfn %llu)",
-				    i, (unsigned long long)z->start_pfn);
+			return fail_msg(err, len, "zone %u: empty range (start pfn %llu)",
+				        i, (unsigned long long)z->start_pfn);
 		if (z->end_pfn > MPM_MAX_PFN)
-			return fail(err, len, "zone %u: end pfn %llu above the limit %llu",
-				    i, (unsigned long long)z->end_pfn, MPM_MAX_PFN);
+			return fail_msg(err, len, "zone %u: end pfn %llu above the limit %llu",
+				        i, (unsigned long long)z->end_pfn, MPM_MAX_PFN);
 		if (i && (z->node < s->zones[i - 1].node ||
 			  z->start_pfn < s->zones[i - 1].end_pfn))
-			return fail(err, len,
-				    "zone %u overlaps or precedes zone %u (zones must be sorted by node and address)",
-				    i, i - 1);
+			return fail_msg(err, len,
+				        "zone %u overlaps or precedes zone %u (zones must be sorted by node and address)",
+				        i, i - 1);
 		if (i && z->node == s->zones[i - 1].node &&
 		    z->type <= s->zones[i - 1].type)
-			return fail(err, len, "zone %u: node %u has its zone types out of order",
-				    i, z->node);
+			return fail_msg(err, len, "zone %u: node %u has its zone types out of order",
+				        i, z->node);
 	}
 	for (unsigned int i = 0; i < s->nr_zones; i++) {
 		unsigned int n = s->zones[i].node;
@@ -87,28 +86,28 @@ static int validate_spec(const struct mpm_machine_spec *s, char *err, size_t len
 		/* a node's first zone: its start may lie below, never above */
 		if ((!i || s->zones[i - 1].node != n) &&
 		    s->node_start_pfn[n] > s->zones[i].start_pfn)
-			return fail(err, len, "node %u starts at pfn %llu, after its first zone (pfn %llu)",
-				    n, (unsigned long long)s->node_start_pfn[n],
-				    (unsigned long long)s->zones[i].start_pfn);
+			return fail_msg(err, len, "node %u starts at pfn %llu, after its first zone (pfn %llu)",
+				        n, (unsigned long long)s->node_start_pfn[n],
+				        (unsigned long long)s->zones[i].start_pfn);
 	}
 	for (unsigned int i = 0; i < s->nr_reserved; i++)
 		if (s->reserved[i].start_pfn >= s->reserved[i].end_pfn ||
 		    s->reserved[i].end_pfn > MPM_MAX_PFN ||
 		    (i && s->reserved[i].start_pfn < s->reserved[i - 1].end_pfn))
-			return fail(err, len,
-				    "reserved range %u empty, overlapping, unsorted or above pfn %llu",
-				    i, MPM_MAX_PFN);
+			return fail_msg(err, len,
+				        "reserved range %u empty, overlapping, unsorted or above pfn %llu",
+				        i, MPM_MAX_PFN);
 	for (unsigned int i = 0; i < s->nr_holes; i++) {
 		if (s->holes[i].start_pfn >= s->holes[i].end_pfn)
-			return fail(err, len, "hole %u: empty range (start pfn %llu)",
-				    i, (unsigned long long)s->holes[i].start_pfn);
+			return fail_msg(err, len, "hole %u: empty range (start pfn %llu)",
+				        i, (unsigned long long)s->holes[i].start_pfn);
 		if (s->holes[i].end_pfn > MPM_MAX_PFN)
-			return fail(err, len, "hole %u: end pfn %llu above the limit %llu",
-				    i, (unsigned long long)s->holes[i].end_pfn, MPM_MAX_PFN);
+			return fail_msg(err, len, "hole %u: end pfn %llu above the limit %llu",
+				        i, (unsigned long long)s->holes[i].end_pfn, MPM_MAX_PFN);
 		if (i && s->holes[i].start_pfn < s->holes[i - 1].end_pfn)
-			return fail(err, len,
-				    "hole %u overlaps or precedes hole %u (holes must be sorted)",
-				    i, i - 1);
+			return fail_msg(err, len,
+				        "hole %u overlaps or precedes hole %u (holes must be sorted)",
+				        i, i - 1);
 	}
 	return 0;
 }
@@ -482,10 +481,10 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	r = layout_page_array(m, s);
 	if (r) {
 		if (r == -1)
-			fail(err, errlen, "machine too large: %llu page entries (limit %u)",
+			fail_msg(err, errlen, "machine too large: %llu page entries (limit %u)",
 			     (unsigned long long)m->nr_entries, UINT32_MAX - 1);
 		else
-			fail(err, errlen, "cannot map the page array (%llu MiB): %s",
+			fail_msg(err, errlen, "cannot map the page array (%llu MiB): %s",
 			     (unsigned long long)(m->nr_entries * sizeof(*m->pages) >> 20),
 			     strerror(errno));
 		mpm_machine_destroy(m);
@@ -521,7 +520,7 @@ struct mpm_machine *mpm_machine_create(const struct mpm_machine_spec *s,
 	return m;
 
 nomem:
-	fail(err, errlen, "out of memory setting up the machine");
+	fail_msg(err, errlen, "out of memory setting up the machine");
 	mpm_machine_destroy(m);
 	return NULL;
 }
