@@ -252,7 +252,7 @@ static int check_region_spans(struct check *c, const struct zone *z)
 	/*
 	 * The node region of the zone's first page, from the pfn: the zone
 	 * keeps it in 32 bits (first_node_region), which every lookup uses
-	 * modulo 2^32, but a zone past 2^32 regions from its base overflows it
+	 * modulo 2^32, but a zone past 2^32 regions from its base overflows it.
 	 */
 	uint64_t first = (z->zone_start_pfn - z->region_base_pfn) >> c->m->region_shift;
 
