@@ -45,7 +45,7 @@ static inline bool dec_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pc
 }
 
 /* mod_zone_page_state(zone, NR_ALLOC_BATCH, delta), either sign. */
-void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
+static void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
 {
 	long x = pcp->alloc_batch_diff + delta;
 
@@ -54,6 +54,23 @@ void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta)
 		x = 0;
 	}
 	pcp->alloc_batch_diff = x;
+}
+
+/*
+ * mod_zone_page_state(zone, NR_ALLOC_BATCH, high - low - zone_page_state(zone,
+ * NR_ALLOC_BATCH)) on @cpu: the fair-policy batch back to high - low, as
+ * prepare_slowpath refills it and __setup_per_zone_wmarks sets it.  The read
+ * is zone_page_state(), clamped at 0 as on SMP, so an overdrawn batch
+ * carries its debt into the next round; the delta goes through the cpu's
+ * differential, so the zone sees it only past the stat threshold.
+ */
+void reset_zone_alloc_batch(struct zone *z, unsigned int cpu)
+{
+	long batch = READ_ONCE(z->vm_alloc_batch);
+
+	mod_zone_alloc_batch(z, &z->pageset[cpu],
+			     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
+			     (batch > 0 ? batch : 0));
 }
 
 /* zone_watermark_ok: order 0 needs one comparison; the rest is out of line. */
@@ -167,28 +184,22 @@ static void wakeup_kswapd(struct zone *z, unsigned int order)
 
 /*
  * prepare_slowpath: wake kswapd for every zone of the zonelist and refill
- * the fair-policy batches to high - low watermark.  3.12.0 refills with
- * mod_zone_page_state(), which goes through the calling cpu's
- * differential: the zone sees the refill only once that differential
- * passes the stat threshold, or at the next vmstat fold.  The read is
- * zone_page_state(), clamped at 0 as on SMP, so an overdrawn batch
- * carries its debt into the next round.
+ * the fair-policy batches to high - low watermark (reset_zone_alloc_batch,
+ * through the calling cpu's differential, as 3.12.0's mod_zone_page_state:
+ * the zone sees the refill only once that differential passes the stat
+ * threshold, or at the next vmstat fold).
  */
 static void prepare_slowpath(struct mpm_machine *m, mpm_gfp_t gfp, unsigned int order,
 			     struct zone **zl, unsigned int cpu)
 {
 	for (struct zone **zp = zl; *zp; zp++) {
 		struct zone *z = *zp;
-		long batch;
 
 		if (!(gfp & MPM___GFP_NO_KSWAPD))
 			wakeup_kswapd(z, order);
 		if (m->zone_reclaim_mode && z->node != zl[0]->node)
 			continue;
-		batch = READ_ONCE(z->vm_alloc_batch);
-		mod_zone_alloc_batch(z, &z->pageset[cpu],
-				     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
-				     (batch > 0 ? batch : 0));
+		reset_zone_alloc_batch(z, cpu);
 	}
 }
 

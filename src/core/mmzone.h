@@ -108,7 +108,15 @@ struct per_cpu_pages {
  * printer): relaxed atomic loads and stores, plain moves on x86.
  */
 #define PCP_COUNT(pcp)		__atomic_load_n(&(pcp)->count, __ATOMIC_RELAXED)
-#define SET_PCP_COUNT(pcp, v)	__atomic_store_n(&(pcp)->count, (v), __ATOMIC_RELAXED)
+
+/* pcp->count += @n by its writer; returns the new count. */
+static inline int pcp_count_add(struct per_cpu_pages *pcp, int n)
+{
+	int count = PCP_COUNT(pcp) + n;
+
+	__atomic_store_n(&pcp->count, count, __ATOMIC_RELAXED);
+	return count;
+}
 
 /* PGALLOC and PGFREE of one cpu in one zone; allocated pages = their difference. */
 static inline uint64_t pcp_pgalloc(const struct per_cpu_pages *pcp)
@@ -449,7 +457,7 @@ void drain_zone_pages(struct mpm_machine *m, struct zone *z, unsigned int cpu);
 __attribute__((format(printf, 3, 4)))
 int fail_msg(char *err, size_t len, const char *fmt, ...);
 void init_per_zone_wmark_min(struct mpm_machine *m);
-void mod_zone_alloc_batch(struct zone *z, struct per_cpu_pages *pcp, long delta);
+void reset_zone_alloc_batch(struct zone *z, unsigned int cpu);
 /* What boot set up, for the checker too: watermark.c. */
 void zone_wmarks(const struct mpm_machine *m, const struct zone *z,
 		 unsigned long wmark[NR_WMARK]);

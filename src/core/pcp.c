@@ -142,7 +142,7 @@ void free_pcppages_bulk(struct mpm_machine *m, struct zone *z, int count,
 	}
 	ADD_ONCE(z->ev[ZEV_PCP_DRAINS], 1);
 	spin_unlock(&z->lock);
-	SET_PCP_COUNT(pcp, PCP_COUNT(pcp) - count);
+	pcp_count_add(pcp, -count);
 }
 
 /*

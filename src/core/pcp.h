@@ -34,7 +34,7 @@ __rmqueue_pcp(struct mpm_page *pg, struct per_cpu_pages *pcp, uint32_t head, boo
 	uint32_t idx = cold ? pg[head].prev : pg[head].next;
 
 	list_del(pg, idx);
-	SET_PCP_COUNT(pcp, PCP_COUNT(pcp) - 1);
+	pcp_count_add(pcp, -1);
 	return idx;
 }
 
@@ -46,9 +46,8 @@ static inline __attribute__((always_inline)) uint32_t rmqueue_pcp(struct mpm_mac
 	uint32_t head = pcp->lists[migratetype];
 
 	if (unlikely(list_empty(m->pages, head))) {
-		int got = rmqueue_bulk(m, z, (unsigned int)pcp->batch, head, migratetype, cold);
-
-		SET_PCP_COUNT(pcp, PCP_COUNT(pcp) + got);
+		pcp_count_add(pcp, rmqueue_bulk(m, z, (unsigned int)pcp->batch, head,
+						migratetype, cold));
 		if (unlikely(list_empty(m->pages, head)))
 			return UINT32_MAX;
 	}
@@ -70,7 +69,6 @@ static inline __attribute__((always_inline)) int free_hot_cold_page(struct mpm_m
 	struct mpm_page *page = &pg[idx];
 	int migratetype = get_pageblock_migratetype(m, z, idx_to_pfn(m, idx));
 	struct per_cpu_pages *pcp;
-	int count;
 
 	page->freepage_mt = (uint8_t)migratetype;
 	if (unlikely(migratetype >= MIGRATE_PCPTYPES)) {
@@ -86,9 +84,7 @@ static inline __attribute__((always_inline)) int free_hot_cold_page(struct mpm_m
 		list_add_tail(pg, idx, pcp->lists[migratetype]);
 	else
 		list_add(pg, idx, pcp->lists[migratetype]);
-	count = PCP_COUNT(pcp) + 1;
-	SET_PCP_COUNT(pcp, count);
-	if (unlikely(count >= pcp->high))
+	if (unlikely(pcp_count_add(pcp, 1) >= pcp->high))
 		return free_pcppages_batch(m, z, pcp);
 	return 0;
 }

@@ -119,7 +119,6 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 	for (unsigned int i = 0; i < m->nr_zones; i++) {
 		struct zone *z = &m->zones[i];
 		unsigned long wmark[NR_WMARK];
-		long batch;
 
 		zone_wmarks(m, z, wmark);
 		spin_lock(&z->lock);
@@ -135,10 +134,7 @@ static void setup_per_zone_wmarks(struct mpm_machine *m)
 		 * stays in its differential, where the fast path, which reads
 		 * the zone's counter, does not see it.
 		 */
-		batch = READ_ONCE(z->vm_alloc_batch);
-		mod_zone_alloc_batch(z, &z->pageset[0],
-				     (long)(z->watermark[WMARK_HIGH] - z->watermark[WMARK_LOW]) -
-				     (batch > 0 ? batch : 0));
+		reset_zone_alloc_batch(z, 0);
 		setup_zone_migrate_reserve(m, z);
 		spin_unlock(&z->lock);
 	}
@@ -168,7 +164,7 @@ static void refresh_zone_stat_threshold(struct mpm_machine *m, struct zone *z)
  */
 static void set_recommended_min_free_kbytes(struct mpm_machine *m)
 {
-	unsigned long nr_zones = 0, recommended_min;
+	unsigned long nr_zones = 0, recommended_min, cap = nr_free_buffer_pages(m) / 20;
 
 	for (unsigned int i = 0; i < m->nr_zones; i++)
 		nr_zones += m->zones[i].present_pages != 0;	/* populated_zone */
@@ -177,8 +173,8 @@ static void set_recommended_min_free_kbytes(struct mpm_machine *m)
 	recommended_min += pageblock_nr_pages(m) * nr_zones *
 			   MIGRATE_PCPTYPES * MIGRATE_PCPTYPES;
 	/* don't ever allow to reserve more than 5% of the lowmem */
-	if (recommended_min > nr_free_buffer_pages(m) / 20)
-		recommended_min = nr_free_buffer_pages(m) / 20;
+	if (recommended_min > cap)
+		recommended_min = cap;
 	recommended_min <<= MPM_PAGE_SHIFT - 10;
 	if (recommended_min > m->min_free_kbytes) {
 		m->min_free_kbytes = recommended_min;
